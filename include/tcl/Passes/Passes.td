@@ -1,0 +1,97 @@
+//===- Passes.td - tcl pass declarations -------------------*- tablegen -*-===//
+//
+// Every pass tcl registers in tcl-opt. Pipelines built from these passes
+// (`tcl-lower-cpu`) are registered in lib/Passes/Pipelines.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_PASSES_PASSES_TD
+#define TCL_PASSES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
+  let summary = "Find the tunable linalg ops, group identical ones into tasks, "
+                "print them as JSON";
+  let description = [{
+    Walks every function of the module and classifies each structured op
+    (matmul and its transposed variants, batch_matmul, 2-D convolutions in
+    every layout, grouped and depthwise convolutions, pooling, elementwise and
+    reduction `linalg.generic`s, `linalg.softmax`). Ops with the same
+    canonical form (indexing maps, iterator types, payload, shapes and element
+    types) form one task whose `weight` counts its occurrences. Elementwise
+    ops that consume a contraction or convolution and can be fused into its
+    tile loops are recorded as that task's `fusable_consumers`.
+
+    The report is one JSON document `{"tasks": [...], "unsupported": [...]}`.
+    Ops that cannot be tuned (dynamic shapes, non-numeric element types) are
+    listed under `unsupported` with the reason and a warning at their source
+    location; with `strict=true` they are errors and the pass fails.
+
+    The IR is not modified. tcl-opt discards the module when this pass runs
+    and no `-o` is given, so that standard output stays valid JSON.
+  }];
+  let options = [
+    Option<"outputPath", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the JSON report to ('-' is standard output)">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Report ops that cannot be tuned as errors instead of warnings">,
+  ];
+}
+
+def TclCpuDefaultSchedule
+    : Pass<"tcl-cpu-default-schedule", "mlir::func::FuncOp"> {
+  let summary = "Schedule every linalg op with a fixed CPU heuristic "
+                "(tile, then vectorize)";
+  let description = [{
+    The untuned baseline schedule: each structured op with static shapes is
+    tiled so that every tile fits a register-sized vector along its innermost
+    parallel dimension, and the tile is vectorized. Convolutions are first
+    tiled to unit filter height and output height so that they decompose into
+    1-D convolutions, which the linalg vectorizer handles. Tile sizes always
+    divide the loop bounds, so no dynamic shapes (and no silent scalar
+    fallback) appear. Ops that cannot be vectorized keep their tiled loops.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Elements per vector register (16 for AVX-512 fp32, 8 for AVX2)">,
+    Option<"rowTile", "row-tile", "int64_t", /*default=*/"8",
+           "Register tile along the second-innermost parallel dimension">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+                           "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
+}
+
+def TclDecomposeAggregates
+    : Pass<"tcl-decompose-aggregates", "mlir::func::FuncOp"> {
+  let summary = "Decompose aggregated linalg ops (softmax) into generics";
+  let description = [{
+    `linalg.softmax` and other ops implementing `AggregatedOpInterface` have
+    no loop lowering of their own. This pass rewrites them into the
+    reductions and elementwise generics they stand for, which every later
+    stage (scheduling, loop lowering) understands.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def TclSetCpuTarget : Pass<"tcl-set-cpu-target", "mlir::ModuleOp"> {
+  let summary = "Attach a CPU name and feature set to every LLVM function";
+  let description = [{
+    Sets `target_cpu` and `target_features` on each `llvm.func`, so that
+    LLVM code generation (in tcl-run's JIT or in `mlir-translate | llc`)
+    emits code for that target even on a host with more features. This is
+    how one physical CPU yields several targets (AVX-512, AVX2, SSE4.2).
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "LLVM CPU name ('host' resolves to this machine's CPU)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TCL_PASSES_PASSES_TD

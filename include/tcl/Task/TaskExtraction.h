@@ -1,0 +1,47 @@
+//===- TaskExtraction.h - Find tunable ops in a module ----------*- C++ -*-===//
+
+#ifndef TCL_TASK_TASKEXTRACTION_H
+#define TCL_TASK_TASKEXTRACTION_H
+
+#include "tcl/Task/Task.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/Error.h"
+
+namespace tcl {
+
+/// Classification of one op: a task kind, or the reason it cannot be tuned.
+struct Classification {
+  std::optional<TaskKind> kind;
+  std::string unsupportedReason;
+  /// True for ops that are deliberately not tasks (linalg.fill initializes
+  /// the accumulator of its consumer; non-linalg ops are not scheduled).
+  bool ignored = false;
+};
+
+/// Decides whether `op` is tunable and which schedule family it belongs to.
+Classification classifyOp(mlir::Operation *op);
+
+/// Canonical text of a structured op (see Task::canonicalForm).
+std::string canonicalForm(mlir::Operation *op);
+
+/// 16 hex digits of SHA-256 over `text`.
+std::string stableKey(llvm::StringRef text);
+
+/// Floating-point (or integer) operations executed by `op`: the iteration
+/// space size times the arithmetic ops in its payload.
+double countFlops(mlir::Operation *op);
+
+/// Bytes of a statically shaped tensor or memref type; 0 for anything else.
+int64_t shapedTypeBytes(mlir::Type type);
+
+/// Bytes read and written by `op` when run on its own.
+int64_t countBytes(mlir::Operation *op);
+
+/// Extracts and groups the tasks of every function in `module`.
+TaskSet extractTasks(mlir::ModuleOp module);
+
+} // namespace tcl
+
+#endif // TCL_TASK_TASKEXTRACTION_H

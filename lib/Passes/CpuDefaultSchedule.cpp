@@ -1,0 +1,216 @@
+//===- CpuDefaultSchedule.cpp - The untuned CPU schedule ------------------===//
+//
+// The baseline every tuned schedule is compared against: a fixed tile-and-
+// vectorize heuristic applied to each structured op. Tile sizes always
+// divide the loop bounds (see FACTS: a non-dividing tile silently yields
+// scalar code), and accumulators are hoisted out of reduction loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/Passes/Passes.h"
+#include "tcl/Task/TaskExtraction.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace tcl {
+#define GEN_PASS_DEF_TCLCPUDEFAULTSCHEDULE
+#include "tcl/Passes/Passes.h.inc"
+} // namespace tcl
+
+using namespace mlir;
+using namespace tcl;
+
+/// Vectorizing a tile larger than this many elements makes LLVM's compile
+/// time explode for no speed gain; such tiles stay loops.
+static constexpr int64_t kMaxVectorTileElements = 4096;
+
+/// Largest divisor of `size` that is at most `cap` (at least 1).
+static int64_t largestDivisorAtMost(int64_t size, int64_t cap) {
+  for (int64_t candidate = std::min(size, cap); candidate > 1; --candidate)
+    if (size % candidate == 0)
+      return candidate;
+  return 1;
+}
+
+namespace {
+/// Heuristic tile sizes per loop; 0 leaves a loop untiled.
+struct TileSizeHeuristic {
+  int64_t vectorWidth;
+  int64_t rowTile;
+
+  SmallVector<int64_t> compute(linalg::LinalgOp op, TaskKind kind) const {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    SmallVector<int64_t> sizes(bounds.size(), 0);
+    auto innermostOf = [](ArrayRef<unsigned> dims) -> std::optional<unsigned> {
+      if (dims.empty())
+        return std::nullopt;
+      return *llvm::max_element(dims);
+    };
+    auto setAll = [&](ArrayRef<unsigned> dims, int64_t value) {
+      for (unsigned dim : dims)
+        sizes[dim] = value;
+    };
+    auto setInnermost = [&](ArrayRef<unsigned> dims, int64_t cap) {
+      setAll(dims, 1);
+      if (std::optional<unsigned> dim = innermostOf(dims))
+        sizes[*dim] = largestDivisorAtMost(bounds[*dim], cap);
+    };
+
+    switch (kind) {
+    case TaskKind::Matmul:
+    case TaskKind::BatchMatmul: {
+      // A rowTile x (2 vectors) accumulator block, k one step at a time:
+      // the register tile of the FACTS hand schedule.
+      auto dims = linalg::inferContractionDims(op);
+      setAll(dims->batch, 1);
+      setInnermost(dims->m, rowTile);
+      setInnermost(dims->n, 2 * vectorWidth);
+      setAll(dims->k, 1);
+      return sizes;
+    }
+    case TaskKind::Conv2D:
+    case TaskKind::GroupedConv2D:
+    case TaskKind::DepthwiseConv2D:
+    case TaskKind::Pooling: {
+      // Unit output height and filter height make the tile a 1-D
+      // convolution, which the linalg vectorizer supports.
+      auto dims = linalg::inferConvolutionDims(op);
+      setAll(dims->batch, 1);
+      setAll(dims->outputImage, 1);
+      if (!dims->outputImage.empty())
+        sizes[dims->outputImage.back()] =
+            largestDivisorAtMost(bounds[dims->outputImage.back()], rowTile);
+      setInnermost(dims->outputChannel, 2 * vectorWidth);
+      setInnermost(dims->depth, vectorWidth);
+      if (!dims->filterLoop.empty())
+        sizes[dims->filterLoop.front()] = 1;
+      setInnermost(dims->inputChannel, vectorWidth);
+      return sizes;
+    }
+    case TaskKind::Elementwise:
+    case TaskKind::Reduction:
+    case TaskKind::Softmax: {
+      // One vector-sized strip of the innermost parallel loop per
+      // iteration; reductions stay whole inside the tile.
+      SmallVector<unsigned> parallel;
+      for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (type == utils::IteratorType::parallel)
+          parallel.push_back(index);
+      setInnermost(parallel, 4 * vectorWidth);
+      return sizes;
+    }
+    }
+    llvm_unreachable("unknown task kind");
+  }
+};
+} // namespace
+
+/// Tiles `op` with scf.for loops; returns the tiled op and the loops.
+static FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
+                                            linalg::LinalgOp op,
+                                            ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  return tiled;
+}
+
+
+namespace {
+struct CpuDefaultSchedulePass
+    : public tcl::impl::TclCpuDefaultScheduleBase<CpuDefaultSchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *context = &getContext();
+    if (vectorWidth < 1 || rowTile < 1) {
+      func.emitError("vector-width and row-tile must be positive");
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(context);
+    TileSizeHeuristic heuristic{vectorWidth, rowTile};
+
+    // 1. Tile every tunable op.
+    SmallVector<std::pair<linalg::LinalgOp, TaskKind>> targets;
+    func.walk([&](linalg::LinalgOp op) {
+      Classification cls = classifyOp(op);
+      if (cls.kind)
+        targets.emplace_back(op, *cls.kind);
+    });
+    for (auto [op, kind] : targets) {
+      SmallVector<int64_t> sizes = heuristic.compute(op, kind);
+      if (failed(tile(rewriter, op, sizes)))
+        op.emitWarning("default schedule: tiling failed; the op stays untiled");
+    }
+
+    // 2. Turn unit-height 2-D convolution tiles into 1-D convolutions.
+    {
+      RewritePatternSet patterns(context);
+      linalg::populateDecomposeConvolutionPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns)))) {
+        func.emitError("default schedule: convolution decomposition diverged");
+        return signalPassFailure();
+      }
+    }
+
+    // 3. Vectorize each tile that is static and small enough.
+    SmallVector<linalg::LinalgOp> tiles;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::FillOp>(op) && op.hasPureTensorSemantics() &&
+          !op.hasDynamicShape() &&
+          succeeded(linalg::vectorizeOpPrecondition(op)))
+        tiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : tiles) {
+      // Bound the vector size by the largest operand, not the iteration
+      // count: a reduction over k reads k elements per output element.
+      int64_t largestOperand = 0;
+      for (Value operand : op->getOperands())
+        if (auto type = dyn_cast<ShapedType>(operand.getType()))
+          largestOperand = std::max(largestOperand, type.getNumElements());
+      if (largestOperand > kMaxVectorTileElements)
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, op);
+      if (succeeded(vectorized))
+        rewriter.replaceOp(op, vectorized->replacements);
+    }
+
+    // 4. Fold slices into transfers, then hoist accumulators out of the
+    // reduction loops so they live in registers across iterations.
+    {
+      RewritePatternSet patterns(context);
+      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns)))) {
+        func.emitError("default schedule: vector cleanup diverged");
+        return signalPassFailure();
+      }
+    }
+    // Post-order: inner loops first, so that a subset hoisted out of an
+    // inner loop can move further out of the enclosing one. Hoisting
+    // replaces only the loop it is given, so the collected outer loops stay
+    // valid.
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      hoistLoopInvariantSubsets(rewriter, cast<LoopLikeOpInterface>(*loop));
+  }
+};
+} // namespace

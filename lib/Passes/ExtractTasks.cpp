@@ -1,0 +1,52 @@
+//===- ExtractTasks.cpp - The tcl-extract-tasks pass ----------------------===//
+
+#include "tcl/Passes/Passes.h"
+#include "tcl/Task/TaskExtraction.h"
+#include "tcl/Task/TaskJson.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace tcl {
+#define GEN_PASS_DEF_TCLEXTRACTTASKS
+#include "tcl/Passes/Passes.h.inc"
+} // namespace tcl
+
+using namespace mlir;
+using namespace tcl;
+
+namespace {
+struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    TaskSet tasks = extractTasks(module);
+
+    // Diagnose at the op itself so the user gets file:line:col.
+    bool anyUnsupported = false;
+    module.walk([&](Operation *op) {
+      Classification cls = classifyOp(op);
+      if (cls.ignored || cls.kind)
+        return;
+      anyUnsupported = true;
+      InFlightDiagnostic diag = strict ? op->emitError() : op->emitWarning();
+      diag << "cannot tune '" << op->getName() << "': " << cls.unsupportedReason;
+    });
+
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> output =
+        openOutputFile(outputPath, &error);
+    if (!output) {
+      module.emitError() << "cannot write tasks to '" << outputPath
+                         << "': " << error;
+      return signalPassFailure();
+    }
+    output->os() << llvm::formatv("{0:2}", toJSON(tasks)) << "\n";
+    output->keep();
+    if (strict && anyUnsupported)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

@@ -1,0 +1,108 @@
+//===- Pipelines.cpp - tcl-lower-cpu and pass registration ----------------===//
+
+#include "tcl/Passes/Passes.h"
+#include "tcl/Target/CpuTarget.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace tcl;
+
+/// Tensors to buffers with identity layouts at function boundaries, results
+/// turned into caller-allocated out-params (what a runtime or another
+/// framework calls), and every temporary freed.
+static void addBufferization(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addPass(createLowerAffinePass());
+  if (target.threads > 1) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = target.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  }
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertVectorToLLVMPassOptions vectorOptions;
+  vectorOptions.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  vectorOptions.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  vectorOptions.x86Vector = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (target.threads > 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  TclSetCpuTargetOptions cpuOptions;
+  cpuOptions.cpu = target.cpu;
+  cpuOptions.features = target.features;
+  pm.addPass(createTclSetCpuTarget(cpuOptions));
+}
+
+LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
+                                            const CpuLoweringOptions &options) {
+  llvm::Expected<CpuTarget> target =
+      CpuTarget::resolve(options.cpu, options.features, options.threads);
+  if (!target) {
+    llvm::errs() << "tcl-lower-cpu: " << llvm::toString(target.takeError())
+                 << "\n";
+    return failure();
+  }
+  pm.addNestedPass<func::FuncOp>(createTclDecomposeAggregates());
+  if (options.schedule == "default") {
+    TclCpuDefaultScheduleOptions schedule;
+    schedule.vectorWidth = target->fp32Lanes();
+    pm.addNestedPass<func::FuncOp>(createTclCpuDefaultSchedule(schedule));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  } else if (options.schedule != "loops") {
+    llvm::errs() << "tcl-lower-cpu: unknown schedule '" << options.schedule
+                 << "' (expected 'default' or 'loops')\n";
+    return failure();
+  }
+  addBufferization(pm);
+  addLoweringToLLVM(pm, *target);
+  return success();
+}
+
+void tcl::registerTclPipelines() {
+  PassPipelineRegistration<CpuLoweringOptions>(
+      "tcl-lower-cpu",
+      "Lower linalg on tensors to the LLVM dialect for a CPU target, with the "
+      "default schedule",
+      [](OpPassManager &pm, const CpuLoweringOptions &options) {
+        return buildCpuLoweringPipeline(pm, options);
+      });
+}

@@ -1,0 +1,133 @@
+//===- JitModule.cpp - JIT-compile and call a lowered module --------------===//
+
+#include "tcl/Run/JitModule.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+
+using namespace mlir;
+using namespace tcl;
+
+static FailureOr<TensorSpec> readTensorSpec(func::FuncOp func, Type type,
+                                            StringRef what, unsigned index) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape()) {
+    func.emitError() << what << " #" << index << " has type " << type
+                     << "; tcl runs functions on statically shaped tensors";
+    return failure();
+  }
+  std::string elementName;
+  llvm::raw_string_ostream(elementName) << tensor.getElementType();
+  llvm::Expected<ElementKind> kind = parseElementKind(elementName);
+  if (!kind) {
+    func.emitError() << what << " #" << index << ": "
+                     << llvm::toString(kind.takeError());
+    return failure();
+  }
+  return TensorSpec{*kind, llvm::to_vector(tensor.getShape())};
+}
+
+FailureOr<EntrySignature> tcl::readEntrySignature(ModuleOp module,
+                                                  StringRef entry) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal()) {
+    module.emitError() << "no function '@" << entry
+                       << "' with a body to run (pick one with --entry)";
+    return failure();
+  }
+  EntrySignature signature;
+  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+    FailureOr<TensorSpec> spec = readTensorSpec(func, type, "argument", index);
+    if (failed(spec))
+      return failure();
+    signature.inputs.push_back(*spec);
+  }
+  for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
+    FailureOr<TensorSpec> spec = readTensorSpec(func, type, "result", index);
+    if (failed(spec))
+      return failure();
+    signature.outputs.push_back(*spec);
+  }
+  return signature;
+}
+
+void EntrySignature::allocate(uint64_t seed,
+                              std::vector<HostTensor> &inputTensors,
+                              std::vector<HostTensor> &outputTensors) const {
+  inputTensors.clear();
+  outputTensors.clear();
+  for (auto [index, spec] : llvm::enumerate(inputs)) {
+    inputTensors.emplace_back(spec.kind, spec.shape);
+    // Each argument gets its own stream so adding an argument does not
+    // change the values of the others.
+    inputTensors.back().fillRandom(seed * 1000003u + index);
+  }
+  for (const TensorSpec &spec : outputs)
+    outputTensors.emplace_back(spec.kind, spec.shape);
+}
+
+llvm::Expected<std::unique_ptr<JitModule>>
+JitModule::compile(ModuleOp module, const CpuTarget &target) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      target.createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  auto transformer = makeOptimizingTransformer(3, 0, machine->get());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  llvm::SmallVector<StringRef> libraries;
+  if (target.threads > 1)
+    libraries.push_back(TCL_OPENMP_RUNTIME);
+  options.sharedLibPaths = libraries;
+  // No debugger or profiler listeners: they cost time per compile, and a
+  // tuner compiles thousands of candidates.
+  options.enableGDBNotificationListener = false;
+  options.enablePerfNotificationListener = false;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(module, options, std::move(*machine));
+  if (!engine)
+    return engine.takeError();
+  return std::unique_ptr<JitModule>(new JitModule(std::move(*engine)));
+}
+
+llvm::Expected<std::function<void()>>
+JitModule::bind(StringRef entry, std::vector<HostTensor> &inputs,
+                std::vector<HostTensor> &outputs) {
+  llvm::Expected<void (*)(void **)> packed =
+      engine->lookupPacked(("_mlir_ciface_" + entry).str());
+  if (!packed)
+    return packed.takeError();
+  // The C interface takes a pointer to each descriptor; the packed wrapper
+  // takes a pointer to each argument, so two levels of indirection.
+  auto descriptors = std::make_shared<std::vector<void *>>();
+  for (HostTensor &tensor : inputs)
+    descriptors->push_back(tensor.descriptor());
+  for (HostTensor &tensor : outputs)
+    descriptors->push_back(tensor.descriptor());
+  auto arguments = std::make_shared<std::vector<void *>>();
+  for (void *&descriptor : *descriptors)
+    arguments->push_back(&descriptor);
+  void (*function)(void **) = *packed;
+  return std::function<void()>([function, descriptors, arguments] {
+    function(arguments->data());
+  });
+}
+
+llvm::Error JitModule::call(StringRef entry, std::vector<HostTensor> &inputs,
+                            std::vector<HostTensor> &outputs) {
+  llvm::Expected<std::function<void()>> bound = bind(entry, inputs, outputs);
+  if (!bound)
+    return bound.takeError();
+  (*bound)();
+  return llvm::Error::success();
+}

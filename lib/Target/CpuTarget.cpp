@@ -1,0 +1,110 @@
+//===- CpuTarget.cpp - Resolve and validate CPU targets -------------------===//
+
+#include "tcl/Target/CpuTarget.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace tcl;
+using llvm::StringRef;
+
+static const llvm::Target *lookupTarget(const std::string &triple,
+                                        std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  return llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+}
+
+static std::unique_ptr<llvm::MCSubtargetInfo>
+createSubtargetInfo(const llvm::Target *target, const CpuTarget &cpu) {
+  return std::unique_ptr<llvm::MCSubtargetInfo>(target->createMCSubtargetInfo(
+      llvm::Triple(cpu.triple), cpu.cpu, cpu.features));
+}
+
+llvm::Expected<CpuTarget> CpuTarget::resolve(StringRef cpu, StringRef features,
+                                             unsigned threads) {
+  if (threads == 0)
+    return llvm::createStringError("threads must be at least 1");
+  CpuTarget result;
+  result.triple = llvm::sys::getDefaultTargetTriple();
+  result.threads = threads;
+  std::string error;
+  const llvm::Target *target = lookupTarget(result.triple, error);
+  if (!target)
+    return llvm::createStringError("no LLVM target for '" + result.triple +
+                                   "': " + error);
+
+  llvm::SmallVector<std::string> featureList;
+  if (cpu.empty() || cpu == "host") {
+    result.cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      featureList.push_back((feature.getValue() ? "+" : "-") +
+                            feature.getKey().str());
+    llvm::sort(featureList);
+  } else {
+    result.cpu = cpu.str();
+  }
+
+  std::unique_ptr<llvm::MCSubtargetInfo> probe =
+      createSubtargetInfo(target, result);
+  if (!probe->isCPUStringValid(result.cpu))
+    return llvm::createStringError("unknown CPU '" + result.cpu +
+                                   "' for target " + result.triple);
+
+  llvm::SmallVector<StringRef> overrides;
+  features.split(overrides, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef word : overrides) {
+    word = word.trim();
+    if (word.size() < 2 || (word[0] != '+' && word[0] != '-'))
+      return llvm::createStringError(
+          "feature '" + word.str() +
+          "' must be written as +name or -name (e.g. -avx512f)");
+    StringRef name = word.drop_front();
+    bool known = llvm::any_of(probe->getAllProcessorFeatures(),
+                              [&](const llvm::SubtargetFeatureKV &kv) {
+                                return name == kv.Key;
+                              });
+    if (!known)
+      return llvm::createStringError("unknown CPU feature '" + name.str() +
+                                     "'");
+    featureList.push_back(word.str());
+  }
+  result.features = llvm::join(featureList, ",");
+  return result;
+}
+
+unsigned CpuTarget::vectorBits() const {
+  std::string error;
+  const llvm::Target *target = lookupTarget(triple, error);
+  if (!target)
+    return 64;
+  std::unique_ptr<llvm::MCSubtargetInfo> info =
+      createSubtargetInfo(target, *this);
+  if (info->checkFeatures("+avx512f"))
+    return 512;
+  if (info->checkFeatures("+avx"))
+    return 256;
+  if (info->checkFeatures("+sse"))
+    return 128;
+  return 64;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+CpuTarget::createTargetMachine() const {
+  std::string error;
+  const llvm::Target *target = lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError(error);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvm::Triple(triple), cpu, features, options, std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return llvm::createStringError("cannot create a target machine for " + cpu);
+  return machine;
+}

@@ -1,0 +1,59 @@
+//===- tcl-opt.cpp - The tcl optimizer driver -----------------------------===//
+//
+// mlir-opt with every upstream dialect, pass and extension (the Transform
+// dialect's Tune extension included) plus tcl's passes and pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/Passes/Passes.h"
+#include "tcl/Support/Version.h"
+
+#include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+#include <vector>
+
+/// Passes that write a report to standard output. When one runs and no -o
+/// is given, the module goes to /dev/null so that stdout holds only the
+/// report (valid JSON for tcl-extract-tasks).
+static bool writesReportToStdout(llvm::StringRef arg) {
+  if (!arg.contains("tcl-extract-tasks"))
+    return false;
+  return !arg.contains("output=") || arg.contains("output=-");
+}
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  tcl::registerTclPasses();
+  tcl::registerTclPipelines();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::transform::registerTuneExtension(registry);
+
+  llvm::cl::AddExtraVersionPrinter(
+      [](llvm::raw_ostream &os) { tcl::printVersion(os); });
+
+  std::vector<char *> args(argv, argv + argc);
+  bool reportToStdout = false, hasOutput = false;
+  for (llvm::StringRef arg : llvm::ArrayRef<char *>(argv, argc).drop_front()) {
+    reportToStdout |= writesReportToStdout(arg);
+    hasOutput |= arg == "-o" || arg.starts_with("-o=") ||
+                 arg.starts_with("--o=") || arg == "--o";
+  }
+  static char outputFlag[] = "-o", devNull[] = "/dev/null";
+  if (reportToStdout && !hasOutput) {
+    args.push_back(outputFlag);
+    args.push_back(devNull);
+  }
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      static_cast<int>(args.size()), args.data(),
+      "tcl optimizer driver: MLIR 22 plus tcl's tuning passes\n", registry));
+}
