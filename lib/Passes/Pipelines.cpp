@@ -27,6 +27,7 @@ static void addBufferization(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
@@ -36,7 +37,11 @@ static void addBufferization(OpPassManager &pm) {
 
 static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+  // Fully unrolled: the default goes through a memref.alloca per transfer,
+  // which inside a loop grows the stack until it overflows.
+  VectorTransferToSCFOptions transferOptions;
+  transferOptions.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transferOptions));
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   if (target.threads > 1) {
@@ -57,6 +62,7 @@ static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

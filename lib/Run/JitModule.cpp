@@ -78,14 +78,15 @@ JitModule::compile(ModuleOp module, const CpuTarget &target) {
   module->getContext()->appendDialectRegistry(registry);
 
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      target.createTargetMachine();
+      target.createTargetMachine(/*forJit=*/true);
   if (!machine)
     return machine.takeError();
   auto transformer = makeOptimizingTransformer(3, 0, machine->get());
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  llvm::SmallVector<StringRef> libraries;
+  // memref.copy lowers to a call into MLIR's C runner utilities.
+  llvm::SmallVector<StringRef> libraries = {TCL_C_RUNNER_UTILS};
   if (target.threads > 1)
     libraries.push_back(TCL_OPENMP_RUNTIME);
   options.sharedLibPaths = libraries;

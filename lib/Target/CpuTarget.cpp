@@ -95,15 +95,22 @@ unsigned CpuTarget::vectorBits() const {
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-CpuTarget::createTargetMachine() const {
+CpuTarget::createTargetMachine(bool forJit) const {
   std::string error;
   const llvm::Target *target = lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError(error);
   llvm::TargetOptions options;
+  // The JIT may place a module's code and its constant globals (a model's
+  // weights: megabytes) more than 2 GiB apart; the small code model's
+  // 32-bit RIP-relative addressing then reads garbage. Seen here with the
+  // zoo's MLP; the large code model costs an extra register per address.
+  std::optional<llvm::CodeModel::Model> codeModel;
+  if (forJit)
+    codeModel = llvm::CodeModel::Large;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      llvm::Triple(triple), cpu, features, options, std::nullopt, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      llvm::Triple(triple), cpu, features, options, llvm::Reloc::PIC_,
+      codeModel, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return llvm::createStringError("cannot create a target machine for " + cpu);
   return machine;

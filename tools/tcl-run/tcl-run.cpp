@@ -41,7 +41,7 @@ static cl::opt<std::string> cpu("cpu", cl::desc("LLVM CPU name or 'host'"),
 static cl::opt<std::string>
     features("features", cl::desc("LLVM feature overrides, e.g. -avx512f"),
              cl::init(""), cl::cat(category));
-static cl::opt<unsigned> threads("threads", cl::desc("Threads"), cl::init(1),
+static cl::opt<unsigned> threads("num-threads", cl::desc("Threads running the outer parallel loops"), cl::init(1),
                                  cl::cat(category));
 static cl::opt<std::string>
     schedule("schedule", cl::desc("'default' heuristic or naive 'loops'"),

@@ -53,7 +53,7 @@ public:
   /// Element `index` of the flattened tensor, as a double.
   double at(int64_t index) const;
 
-  /// Elementwise |this - reference| <= atol + rtol * |reference|.
+  /// Elementwise |this - reference| <= atol + rtol * max|reference|.
   Comparison compare(const HostTensor &reference, double atol,
                      double rtol) const;
 

@@ -38,9 +38,10 @@ struct CpuTarget {
   /// fp32 lanes of the widest vector register.
   unsigned fp32Lanes() const { return vectorBits() / 32; }
 
-  /// A target machine at -O3 that generates code for exactly this target.
+  /// A target machine at -O3 that generates code for exactly this target;
+  /// `forJit` selects a code model safe for in-memory JIT linking.
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-  createTargetMachine() const;
+  createTargetMachine(bool forJit = false) const;
 };
 
 } // namespace tcl
