@@ -1,0 +1,37 @@
+# -*- Python -*-
+"""lit configuration of tcl's tests.
+
+Substitutions:
+  %models   ../shared/models (tests using it say `REQUIRES: shared-models`)
+  %zoo      the zoo generated in the build tree (splat weights); %zoo/args
+            holds the same models with weights as function arguments
+  %python   Debian's python3, with the tcl package importable
+"""
+
+import os
+
+import lit.formats
+import lit.util
+
+config.name = "tcl"
+config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
+config.suffixes = [".mlir", ".py", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcl_obj_root, "test")
+
+# Our tools first, then FileCheck/not/count from LLVM 22.
+config.environment["PATH"] = os.pathsep.join(
+    [config.tcl_tools_dir, config.llvm_tools_dir, "/usr/lib/llvm-22/bin",
+     config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["PYTHONPATH"] = config.tcl_python_dir
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%models", config.tcl_models_dir))
+config.substitutions.append(("%zoo", config.tcl_zoo_dir))
+config.substitutions.append(("%tcl_src_root", config.tcl_src_root))
+
+if os.path.isdir(config.tcl_models_dir):
+    config.available_features.add("shared-models")
+if config.tcl_have_cuda:
+    config.available_features.add("cuda")
