@@ -3,6 +3,7 @@
 #include "tcl/Passes/Passes.h"
 #include "tcl/Task/TaskExtraction.h"
 #include "tcl/Task/TaskJson.h"
+#include "tcl/Task/TaskTable.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -21,6 +22,11 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (format != "json" && format != "table") {
+      module.emitError() << "unknown report format '" << format
+                         << "' (expected 'json' or 'table')";
+      return signalPassFailure();
+    }
     TaskSet tasks = extractTasks(module);
 
     // Diagnose at the op itself so the user gets file:line:col.
@@ -42,7 +48,10 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
                          << "': " << error;
       return signalPassFailure();
     }
-    output->os() << llvm::formatv("{0:2}", toJSON(tasks)) << "\n";
+    if (format == "table")
+      printTaskTable(tasks, output->os());
+    else
+      output->os() << llvm::formatv("{0:2}", toJSON(tasks)) << "\n";
     output->keep();
     if (strict && anyUnsupported)
       signalPassFailure();

@@ -173,6 +173,18 @@ int main(int argc, char **argv) {
                                   flops / timing.median / 1e9, flops / 1e9)
                  << "\n";
 
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    double lo = output.at(0), hi = output.at(0), sum = 0;
+    for (int64_t i = 0; i < output.numElements(); ++i) {
+      lo = std::min(lo, output.at(i));
+      hi = std::max(hi, output.at(i));
+      sum += output.at(i);
+    }
+    llvm::outs() << llvm::formatv(
+        "  output #{0}:  {1}, min {2:E3}, max {3:E3}, mean {4:E3}\n", index,
+        output.typeString(), lo, hi, sum / output.numElements());
+  }
+
   llvm::json::Array checks;
   bool allMatch = true;
   if (check) {

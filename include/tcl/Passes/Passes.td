@@ -23,7 +23,9 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
     ops that consume a contraction or convolution and can be fused into its
     tile loops are recorded as that task's `fusable_consumers`.
 
-    The report is one JSON document `{"tasks": [...], "unsupported": [...]}`.
+    The report is one JSON document `{"tasks": [...], "unsupported": [...],
+    "summary": {...}}` (fields in docs/tasks.md), or with `format=table` a
+    table sorted by each task's share of the model's FLOPs.
     Ops that cannot be tuned (dynamic shapes, non-numeric element types) are
     listed under `unsupported` with the reason and a warning at their source
     location; with `strict=true` they are errors and the pass fails.
@@ -36,6 +38,8 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
            "File to write the JSON report to ('-' is standard output)">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Report ops that cannot be tuned as errors instead of warnings">,
+    Option<"format", "format", "std::string", /*default=*/"\"json\"",
+           "'json' (the machine-readable report) or 'table' (for people)">,
   ];
 }
 
