@@ -112,11 +112,13 @@ struct TileSizeHeuristic {
 };
 } // namespace
 
-/// Tiles `op` with scf.for loops; returns the tiled op and the loops.
-static FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
-                                            linalg::LinalgOp op,
-                                            ArrayRef<int64_t> sizes) {
+/// Tiles `op` with scf.for (or scf.forall) loops and replaces it.
+static FailureOr<scf::SCFTilingResult>
+tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+     scf::SCFTilingOptions::LoopType loopType =
+         scf::SCFTilingOptions::LoopType::ForOp) {
   scf::SCFTilingOptions options;
+  options.setLoopType(loopType);
   options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
@@ -133,11 +135,32 @@ struct CpuDefaultSchedulePass
     : public tcl::impl::TclCpuDefaultScheduleBase<CpuDefaultSchedulePass> {
   using Base::Base;
 
+  /// Splits `op`'s outermost parallel loop that `threads` divides into an
+  /// scf.forall of `threads` iterations and returns the op inside it; ops
+  /// without such a loop stay serial and are returned unchanged.
+  linalg::LinalgOp distributeAcrossThreads(RewriterBase &rewriter,
+                                           linalg::LinalgOp op) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    SmallVector<int64_t> sizes(bounds.size(), 0);
+    for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+      if (type != utils::IteratorType::parallel || bounds[index] < threads ||
+          bounds[index] % threads != 0)
+        continue;
+      sizes[index] = bounds[index] / threads;
+      FailureOr<scf::SCFTilingResult> tiled =
+          tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+      if (failed(tiled))
+        return op;
+      return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+    }
+    return op;
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *context = &getContext();
-    if (vectorWidth < 1 || rowTile < 1) {
-      func.emitError("vector-width and row-tile must be positive");
+    if (vectorWidth < 1 || rowTile < 1 || threads < 1) {
+      func.emitError("vector-width, row-tile and threads must be positive");
       return signalPassFailure();
     }
     IRRewriter rewriter(context);
@@ -151,8 +174,11 @@ struct CpuDefaultSchedulePass
         targets.emplace_back(op, *cls.kind);
     });
     for (auto [op, kind] : targets) {
-      SmallVector<int64_t> sizes = heuristic.compute(op, kind);
-      if (failed(tile(rewriter, op, sizes)))
+      linalg::LinalgOp target = op;
+      if (threads > 1)
+        target = distributeAcrossThreads(rewriter, op);
+      SmallVector<int64_t> sizes = heuristic.compute(target, kind);
+      if (failed(tile(rewriter, target, sizes)))
         op.emitWarning("default schedule: tiling failed; the op stays untiled");
     }
 

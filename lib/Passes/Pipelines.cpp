@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -45,9 +46,13 @@ static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   if (target.threads > 1) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = target.threads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    // Inlines the memref.alloca_scope that the conversion wraps around each
+    // loop body (a single-block region that SCF-to-CF would otherwise split).
+    pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createSCFToControlFlowPass());
   ConvertVectorToLLVMPassOptions vectorOptions;
@@ -90,6 +95,7 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
   if (options.schedule == "default") {
     TclCpuDefaultScheduleOptions schedule;
     schedule.vectorWidth = target->fp32Lanes();
+    schedule.threads = target->threads;
     pm.addNestedPass<func::FuncOp>(createTclCpuDefaultSchedule(schedule));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

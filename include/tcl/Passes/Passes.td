@@ -55,12 +55,17 @@ def TclCpuDefaultSchedule
     1-D convolutions, which the linalg vectorizer handles. Tile sizes always
     divide the loop bounds, so no dynamic shapes (and no silent scalar
     fallback) appear. Ops that cannot be vectorized keep their tiled loops.
+    With `threads > 1`, each op is first split across an `scf.forall` on its
+    outermost parallel loop that the thread count divides.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "Elements per vector register (16 for AVX-512 fp32, 8 for AVX2)">,
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"8",
            "Register tile along the second-innermost parallel dimension">,
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Split the outermost evenly divisible parallel loop of each op "
+           "into this many scf.forall iterations (1: no scf.forall)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
                            "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
