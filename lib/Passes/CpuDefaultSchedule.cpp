@@ -83,6 +83,16 @@ struct TileSizeHeuristic {
       // convolution, which the linalg vectorizer supports.
       auto dims = linalg::inferConvolutionDims(op);
       setAll(dims->batch, 1);
+      // Pooling's channel is a "batch" dimension (it is not reduced and has
+      // no filter); when it is the innermost parallel loop it is the one to
+      // vectorize along.
+      std::optional<unsigned> innermostParallel;
+      for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (type == utils::IteratorType::parallel)
+          innermostParallel = index;
+      if (innermostParallel && llvm::is_contained(dims->batch, *innermostParallel))
+        sizes[*innermostParallel] =
+            largestDivisorAtMost(bounds[*innermostParallel], vectorWidth);
       setAll(dims->outputImage, 1);
       if (!dims->outputImage.empty())
         sizes[dims->outputImage.back()] =
@@ -216,8 +226,25 @@ struct CpuDefaultSchedulePass
         rewriter.replaceOp(op, vectorized->replacements);
     }
 
-    // 4. Fold slices into transfers, then hoist accumulators out of the
-    // reduction loops so they live in registers across iterations.
+    // 4. Hoist accumulators out of the reduction loops so that they live in
+    // registers across iterations. This must see the tiling's
+    // extract_slice/insert_slice pairs before step 5 folds them away. The
+    // first sweep hoists the slices, which exposes the vector transfers on
+    // them to the second. Post-order: inner loops first, so that a subset
+    // hoisted out of an inner loop can move further out of the enclosing
+    // one; hoisting replaces only the loop it is given.
+    for (int sweep = 0; sweep < 2; ++sweep) {
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        // Subset indices (constants the vectorizer created in the body)
+        // must be defined outside the loop for the subsets to hoist.
+        auto loopLike = cast<LoopLikeOpInterface>(*loop);
+        moveLoopInvariantCode(loopLike);
+        hoistLoopInvariantSubsets(rewriter, loopLike);
+      }
+    }
+    // 5. Fold the remaining slices into the transfers.
     {
       RewritePatternSet patterns(context);
       tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
@@ -229,14 +256,6 @@ struct CpuDefaultSchedulePass
         return signalPassFailure();
       }
     }
-    // Post-order: inner loops first, so that a subset hoisted out of an
-    // inner loop can move further out of the enclosing one. Hoisting
-    // replaces only the loop it is given, so the collected outer loops stay
-    // valid.
-    SmallVector<scf::ForOp> loops;
-    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
-      hoistLoopInvariantSubsets(rewriter, cast<LoopLikeOpInterface>(*loop));
   }
 };
 } // namespace

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -38,6 +39,9 @@ static void addBufferization(OpPassManager &pm) {
 
 static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // convert-vector-to-llvm has no pattern for vector.multi_reduction (row
+  // sums and maxima: softmax, layernorm, pooling).
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   // Fully unrolled: the default goes through a memref.alloca per transfer,
   // which inside a loop grows the stack until it overflows.
   VectorTransferToSCFOptions transferOptions;
@@ -110,11 +114,21 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
 }
 
 void tcl::registerTclPipelines() {
-  PassPipelineRegistration<CpuLoweringOptions>(
+  // Not PassPipelineRegistration: its builder returns void, which would
+  // drop the failure of a bad cpu=, features= or schedule= and let
+  // tcl-opt exit 0 with the module unchanged.
+  registerPassPipeline(
       "tcl-lower-cpu",
       "Lower linalg on tensors to the LLVM dialect for a CPU target, with the "
       "default schedule",
-      [](OpPassManager &pm, const CpuLoweringOptions &options) {
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CpuLoweringOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
         return buildCpuLoweringPipeline(pm, options);
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(CpuLoweringOptions());
       });
 }

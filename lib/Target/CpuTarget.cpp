@@ -50,8 +50,13 @@ llvm::Expected<CpuTarget> CpuTarget::resolve(StringRef cpu, StringRef features,
     result.cpu = cpu.str();
   }
 
+  // Probe with the generic CPU: asking LLVM for an unknown one makes it
+  // print its own warning before ours.
+  CpuTarget generic = result;
+  generic.cpu = "";
+  generic.features = "";
   std::unique_ptr<llvm::MCSubtargetInfo> probe =
-      createSubtargetInfo(target, result);
+      createSubtargetInfo(target, generic);
   if (!probe->isCPUStringValid(result.cpu))
     return llvm::createStringError("unknown CPU '" + result.cpu +
                                    "' for target " + result.triple);

@@ -26,7 +26,9 @@ int64_t tcl::shapedTypeBytes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
     return 0;
-  int64_t bits = shaped.getElementTypeBitWidth();
+  Type element = shaped.getElementType();
+  // `index` has no intrinsic width; tcl's CPU targets lower it to 64 bits.
+  int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
   return shaped.getNumElements() * ((bits + 7) / 8);
 }
 

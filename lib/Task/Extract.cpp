@@ -166,6 +166,10 @@ TaskSet tcl::extractTasks(ModuleOp module) {
     if (isFusionAnchor(*cls.kind)) {
       Operation *tail = op;
       while (linalg::LinalgOp consumer = fusableConsumerOf(tail)) {
+        // A consumer of two anchors (add(matmul, matmul)) fuses into the
+        // first one only; counting it twice would double its FLOPs.
+        if (absorbed.contains(consumer))
+          break;
         candidate.consumers.push_back(consumer);
         absorbed.insert(consumer);
         tail = consumer;

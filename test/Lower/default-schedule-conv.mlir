@@ -1,0 +1,68 @@
+// RUN: tcl-opt %s --split-input-file --tcl-cpu-default-schedule="vector-width=8 row-tile=8" | FileCheck %s
+
+// A 2-d convolution is tiled to one output row and one filter row, which
+// decomposes into a 1-d convolution that the vectorizer turns into one
+// vector.contract per filter column (over the input channels), accumulated
+// into a (row-tile x 2 vector widths) block of the output row.
+
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK:         scf.for %[[OH:.+]] = %c0 to %c8 step %c1
+// CHECK:           scf.for %[[KH:.+]] = %c0 to %c3 step %c1
+// CHECK:             %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
+// CHECK:             vector.transfer_read %{{.+}}[%c0, %[[IH]], %c0, %c0]{{.*}} : tensor<1x10x10x8xf32>, vector<1x10x8xf32>
+// CHECK:             vector.transfer_read %{{.+}}[%[[KH]], %c0, %c0, %c0]{{.*}} : tensor<3x3x8x16xf32>, vector<3x8x16xf32>
+// CHECK-COUNT-3:     vector.contract {{.*}} : vector<1x8x8xf32>, vector<8x16xf32> into vector<1x8x16xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<1x8x16xf32>, tensor<1x{{(1x)?}}8x16xf32>
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+func.func @conv_nhwc(%i: tensor<1x10x10x8xf32>, %f: tensor<3x3x8x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x10x10x8xf32>, tensor<3x3x8x16xf32>) outs(%o : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// A depthwise convolution becomes broadcast + FMA along the channels, one
+// vector width of channels per tile.
+
+// CHECK-LABEL: func.func @depthwise_nhwc
+// CHECK:         scf.for {{.*}} = %c0 to %c8 step %c1
+// CHECK:           scf.for {{.*}} = %c0 to %c16 step %c8
+// CHECK:             scf.for {{.*}} = %c0 to %c3 step %c1
+// CHECK-COUNT-3:       vector.fma {{.*}} : vector<1x8x8xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<1x8x8xf32>, tensor<1x{{(1x)?}}8x8xf32>
+// CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
+func.func @depthwise_nhwc(%i: tensor<1x10x10x16xf32>, %f: tensor<3x3x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x10x10x16xf32>, tensor<3x3x16xf32>) outs(%o : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// Strided convolution: the tile reads a strided window of the input row.
+
+// CHECK-LABEL: func.func @conv_stride2
+// CHECK:         scf.for {{.*}} = %c0 to %c4 step %c1
+// CHECK:           scf.for {{.*}} = %c0 to %c3 step %c1
+// CHECK:             vector.contract
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+func.func @conv_stride2(%i: tensor<1x9x9x8xf32>, %f: tensor<3x3x8x16xf32>, %o: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x9x9x8xf32>, tensor<3x3x8x16xf32>) outs(%o : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  return %r : tensor<1x4x4x16xf32>
+}
+
+// -----
+
+// Layouts the 1-d decomposition does not cover (here a grouped
+// convolution) keep their tiled loops around the named op.
+
+// CHECK-LABEL: func.func @grouped
+// CHECK:         scf.for
+// CHECK:           linalg.conv_2d_ngchw_fgchw {{.*}} -> tensor<1x2x6x1x6xf32>
+func.func @grouped(%i: tensor<1x2x4x8x8xf32>, %f: tensor<6x2x4x3x3xf32>, %o: tensor<1x2x6x6x6xf32>) -> tensor<1x2x6x6x6xf32> {
+  %r = linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x2x4x8x8xf32>, tensor<6x2x4x3x3xf32>) outs(%o : tensor<1x2x6x6x6xf32>) -> tensor<1x2x6x6x6xf32>
+  return %r : tensor<1x2x6x6x6xf32>
+}
