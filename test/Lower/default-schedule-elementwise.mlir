@@ -43,13 +43,14 @@ func.func @exp(%x: tensor<4096xf32>) -> tensor<4096xf32> {
 
 // -----
 
-// A row reduction small enough to fit the vector budget is one
-// vector.multi_reduction over the reduced dimension.
+// A row reduction goes one row at a time, each row reduced in strips of
+// 8 vectors (64 elements) into a one-element accumulator.
 
 // CHECK-LABEL: func.func @row_sum
-// CHECK:         %[[X:.+]] = vector.transfer_read {{.*}} : tensor<16x64xf32>, vector<16x64xf32>
-// CHECK:         %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
-// CHECK:         vector.multi_reduction <add>, %[[X]], %[[ACC]] [1] : vector<16x64xf32> to vector<16xf32>
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c16 step %c1
+// CHECK:           %[[ACC:.+]] = vector.transfer_read %{{.+}}[%[[I]]]{{.*}} : tensor<16xf32>, vector<1xf32>
+// CHECK:           %[[X:.+]] = vector.transfer_read %{{.+}}[%[[I]], %c0]{{.*}} : tensor<16x64xf32>, vector<1x64xf32>
+// CHECK:           vector.multi_reduction <add>, %[[X]], %[[ACC]] [1] : vector<1x64xf32> to vector<1xf32>
 // CHECK-NOT:     linalg.generic
 func.func @row_sum(%x: tensor<16x64xf32>, %o: tensor<16xf32>) -> tensor<16xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
