@@ -15,7 +15,12 @@ ctest --test-dir "$TCL_BUILD" --output-on-failure -j "$(nproc)" 2>&1 | tee "$log
 ctest_status=${PIPESTATUS[0]}
 set -e
 
-count() { grep -E "^ *$1" "$log_dir/lit.log" | grep -oE '[0-9]+' | tail -1 || true; }
+# lit's summary lines look like "  Passed     : 83 (93.26%)".
+count() {
+  local n
+  n=$(sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log_dir/lit.log" | tail -1)
+  echo "${n:-0}"
+}
 echo
 echo "== tcl test summary"
 echo "lit:        $(count Passed) passed, $(count Unsupported) unsupported," \
