@@ -127,16 +127,39 @@ struct TileSizeHeuristic {
     }
     llvm_unreachable("unknown task kind");
   }
+
+  /// Order in which tiles are visited. For contractions, the N tiles go
+  /// outside the M tiles, so that one K x N panel of B stays in cache while
+  /// every row block of A streams past it; other ops keep loop order.
+  SmallVector<int64_t> tileOrder(linalg::LinalgOp op, TaskKind kind) const {
+    if (kind != TaskKind::Matmul && kind != TaskKind::BatchMatmul)
+      return {};
+    auto dims = linalg::inferContractionDims(op);
+    SmallVector<int64_t> order;
+    for (ArrayRef<unsigned> group : {ArrayRef<unsigned>(dims->batch),
+                                     ArrayRef<unsigned>(dims->n),
+                                     ArrayRef<unsigned>(dims->m),
+                                     ArrayRef<unsigned>(dims->k)})
+      llvm::append_range(order, group);
+    // Loops that are neither (none for a pure contraction) keep their place.
+    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+      if (!llvm::is_contained(order, loop))
+        order.push_back(loop);
+    return order;
+  }
 };
 } // namespace
 
-/// Tiles `op` with scf.for (or scf.forall) loops and replaces it.
+/// Tiles `op` with scf.for (or scf.forall) loops, visiting the tiles in
+/// `interchange` order (empty: loop order), and replaces it.
 static FailureOr<scf::SCFTilingResult>
 tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+     ArrayRef<int64_t> interchange = {},
      scf::SCFTilingOptions::LoopType loopType =
          scf::SCFTilingOptions::LoopType::ForOp) {
   scf::SCFTilingOptions options;
   options.setLoopType(loopType);
+  options.setInterchange(interchange);
   options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
@@ -166,7 +189,8 @@ struct CpuDefaultSchedulePass
         continue;
       sizes[index] = bounds[index] / threads;
       FailureOr<scf::SCFTilingResult> tiled =
-          tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+          tile(rewriter, op, sizes, /*interchange=*/{},
+               scf::SCFTilingOptions::LoopType::ForallOp);
       if (failed(tiled))
         return op;
       return cast<linalg::LinalgOp>(tiled->tiledOps.back());
@@ -196,7 +220,8 @@ struct CpuDefaultSchedulePass
       if (threads > 1)
         target = distributeAcrossThreads(rewriter, op);
       SmallVector<int64_t> sizes = heuristic.compute(target, kind);
-      if (failed(tile(rewriter, target, sizes)))
+      SmallVector<int64_t> order = heuristic.tileOrder(target, kind);
+      if (failed(tile(rewriter, target, sizes, order)))
         op.emitWarning("default schedule: tiling failed; the op stays untiled");
     }
 

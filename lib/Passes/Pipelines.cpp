@@ -99,6 +99,10 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
   if (options.schedule == "default") {
     TclCpuDefaultScheduleOptions schedule;
     schedule.vectorWidth = target->fp32Lanes();
+    // Accumulator rows of two vectors each, leaving four registers for the
+    // broadcast A element and the B vectors: 6 rows with AVX2, 14 with
+    // AVX-512 (the divisor of M actually used may be smaller).
+    schedule.rowTile = (target->vectorRegisters() - 4) / 2;
     schedule.threads = target->threads;
     pm.addNestedPass<func::FuncOp>(createTclCpuDefaultSchedule(schedule));
     pm.addPass(createCanonicalizerPass());

@@ -37,11 +37,12 @@ func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16x
 // -----
 
 // Tile sizes always divide the loop bounds (no partial tiles, no dynamic
-// shapes): 12 rows take 6-row tiles, 20 columns 10-column tiles.
+// shapes): 12 rows take 6-row tiles, 20 columns 10-column tiles. Column
+// tiles go outside row tiles, so one panel of B stays in cache.
 
 // CHECK-LABEL: func.func @not_divisible
-// CHECK:         scf.for {{.*}} step %c6
-// CHECK:           scf.for {{.*}} step %c10
+// CHECK:         scf.for {{.*}} step %c10
+// CHECK:           scf.for {{.*}} step %c6
 // CHECK:             vector.transfer_read {{.*}} vector<6x10xf32>
 // CHECK:             scf.for {{.*}} step %c1
 // CHECK:               vector.contract {{.*}} : vector<6x1xf32>, vector<1x10xf32> into vector<6x10xf32>

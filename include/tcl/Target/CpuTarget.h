@@ -37,6 +37,8 @@ struct CpuTarget {
   unsigned vectorBits() const;
   /// fp32 lanes of the widest vector register.
   unsigned fp32Lanes() const { return vectorBits() / 32; }
+  /// Architectural vector registers: 32 with AVX-512, else 16 (x86-64).
+  unsigned vectorRegisters() const { return vectorBits() == 512 ? 32 : 16; }
 
   /// A target machine at -O3 that generates code for exactly this target;
   /// `forJit` selects a code model safe for in-memory JIT linking.
