@@ -23,6 +23,8 @@
 /// is given, the module goes to /dev/null so that stdout holds only the
 /// report (valid JSON for tcl-extract-tasks).
 static bool writesReportToStdout(llvm::StringRef arg) {
+  if (arg.contains("tcl-print-space"))
+    return true;
   if (!arg.contains("tcl-extract-tasks"))
     return false;
   return !arg.contains("output=") || arg.contains("output=-");

@@ -43,6 +43,36 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
   ];
 }
 
+def TclPrintSpace : Pass<"tcl-print-space", "mlir::ModuleOp"> {
+  let summary = "Print the knobs of a tunable Transform script and the "
+                "number of schedules they span";
+  let description = [{
+    Reads every `transform.tune.knob` in the module (a schedule space: one of
+    tcl's templates or a user's own tunable script) and prints one line per
+    knob with its options, then the size of the space. tcl-opt discards the
+    module when this pass runs and no `-o` is given.
+  }];
+}
+
+def TclConcretize : Pass<"tcl-concretize", "mlir::ModuleOp"> {
+  let summary = "Turn a tunable Transform script into a concrete schedule";
+  let description = [{
+    Sets the `selected` attribute of every `transform.tune.knob` in the
+    module, from `schedule` (`name=value` items), from a uniformly random
+    draw (`seed`), or from the knobs' existing `selected` values. The result
+    is a concrete Transform script that stock
+    `mlir-opt -transform-interpreter` replays.
+  }];
+  let options = [
+    ListOption<"schedule", "schedule", "std::string",
+               "Knob values as name=value items, e.g. "
+               "schedule=tile_m=16,tile_n=8">,
+    Option<"seed", "seed", "int64_t", /*default=*/"-1",
+           "Draw every knob not in `schedule` uniformly with this seed "
+           "(-1: no draw)">,
+  ];
+}
+
 def TclCpuDefaultSchedule
     : Pass<"tcl-cpu-default-schedule", "mlir::func::FuncOp"> {
   let summary = "Schedule every linalg op with a fixed CPU heuristic "
