@@ -85,7 +85,7 @@ func.func @f(%a: tensor<4x8xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
 })mlir", "linalg.generic").kind, TaskKind::Reduction);
 }
 
-TEST_F(Classify, FillIsIgnoredAndDynamicShapesAreUnsupported) {
+TEST_F(Classify, FillAndScalarsAreIgnoredAndDynamicShapesAreUnsupported) {
   Classification fill = classify(R"mlir(
 func.func @f(%o: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.constant 0.0 : f32
@@ -94,6 +94,18 @@ func.func @f(%o: tensor<4xf32>) -> tensor<4xf32> {
 })mlir", "linalg.fill");
   EXPECT_TRUE(fill.ignored);
   EXPECT_FALSE(fill.kind.has_value());
+
+  Classification scalar = classify(R"mlir(
+func.func @f(%a: tensor<f64>, %o: tensor<f32>) -> tensor<f32> {
+  %r = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%a : tensor<f64>) outs(%o : tensor<f32>) {
+  ^bb0(%x: f64, %y: f32):
+    %t = arith.truncf %x : f64 to f32
+    linalg.yield %t : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+})mlir", "linalg.generic");
+  EXPECT_TRUE(scalar.ignored) << "zero-dimensional ops are scalar glue";
 
   Classification dynamic = classify(R"mlir(
 func.func @f(%a: tensor<?x8xf32>, %b: tensor<8x2xf32>, %c: tensor<?x2xf32>) -> tensor<?x2xf32> {

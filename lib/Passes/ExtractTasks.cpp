@@ -36,8 +36,12 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
       if (cls.ignored || cls.kind)
         return;
       anyUnsupported = true;
-      InFlightDiagnostic diag = strict ? op->emitError() : op->emitWarning();
+      InFlightDiagnostic diag =
+          allowUnsupported ? op->emitWarning() : op->emitError();
       diag << "cannot tune '" << op->getName() << "': " << cls.unsupportedReason;
+      if (!allowUnsupported)
+        diag.attachNote() << "pass allow-unsupported=true to list such ops "
+                             "and extract the rest";
     });
 
     std::string error;
@@ -53,7 +57,7 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
     else
       output->os() << llvm::formatv("{0:2}", toJSON(tasks)) << "\n";
     output->keep();
-    if (strict && anyUnsupported)
+    if (anyUnsupported && !allowUnsupported)
       signalPassFailure();
     markAllAnalysesPreserved();
   }

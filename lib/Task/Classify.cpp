@@ -71,8 +71,10 @@ Classification tcl::classifyOp(Operation *op) {
     result.unsupportedReason = "dynamic shapes; tcl tunes static shapes only";
     return result;
   }
+  // A zero-dimensional op is scalar glue (torch-mlir's dtype conversions of
+  // constants): there is no loop to schedule, so it is not a task.
   if (linalgOp.getNumLoops() == 0) {
-    result.unsupportedReason = "zero-dimensional op has no loops to schedule";
+    result.ignored = true;
     return result;
   }
   for (Value operand : op->getOperands())

@@ -1,4 +1,4 @@
-// RUN: tcl-opt %s --tcl-extract-tasks=format=table 2>/dev/null | FileCheck %s
+// RUN: tcl-opt %s --tcl-extract-tasks="format=table allow-unsupported=true" 2>/dev/null | FileCheck %s
 // RUN: not tcl-opt %s --tcl-extract-tasks=format=yaml 2>&1 | FileCheck %s --check-prefix=BAD
 
 // format=table prints one row per task, heaviest share of the FLOPs first

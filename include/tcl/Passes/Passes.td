@@ -27,8 +27,9 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
     "summary": {...}}` (fields in docs/tasks.md), or with `format=table` a
     table sorted by each task's share of the model's FLOPs.
     Ops that cannot be tuned (dynamic shapes, non-numeric element types) are
-    listed under `unsupported` with the reason and a warning at their source
-    location; with `strict=true` they are errors and the pass fails.
+    listed under `unsupported` with the reason, and diagnosed at their
+    source location: as errors that fail the pass (the report is still
+    written), or with `allow-unsupported=true` as warnings.
 
     The IR is not modified. tcl-opt discards the module when this pass runs
     and no `-o` is given, so that standard output stays valid JSON.
@@ -36,8 +37,8 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
   let options = [
     Option<"outputPath", "output", "std::string", /*default=*/"\"-\"",
            "File to write the JSON report to ('-' is standard output)">,
-    Option<"strict", "strict", "bool", /*default=*/"false",
-           "Report ops that cannot be tuned as errors instead of warnings">,
+    Option<"allowUnsupported", "allow-unsupported", "bool", /*default=*/"false",
+           "Report ops that cannot be tuned as warnings and succeed">,
     Option<"format", "format", "std::string", /*default=*/"\"json\"",
            "'json' (the machine-readable report) or 'table' (for people)">,
   ];

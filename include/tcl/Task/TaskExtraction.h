@@ -16,7 +16,8 @@ struct Classification {
   std::optional<TaskKind> kind;
   std::string unsupportedReason;
   /// True for ops that are deliberately not tasks (linalg.fill initializes
-  /// the accumulator of its consumer; non-linalg ops are not scheduled).
+  /// the accumulator of its consumer; zero-dimensional ops have no loops;
+  /// non-linalg ops are not scheduled).
   bool ignored = false;
 };
 
