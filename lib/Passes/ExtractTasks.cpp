@@ -27,22 +27,17 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
                          << "' (expected 'json' or 'table')";
       return signalPassFailure();
     }
-    TaskSet tasks = extractTasks(module);
-
     // Diagnose at the op itself so the user gets file:line:col.
-    bool anyUnsupported = false;
-    module.walk([&](Operation *op) {
-      Classification cls = classifyOp(op);
-      if (cls.ignored || cls.kind)
-        return;
-      anyUnsupported = true;
-      InFlightDiagnostic diag =
-          allowUnsupported ? op->emitWarning() : op->emitError();
-      diag << "cannot tune '" << op->getName() << "': " << cls.unsupportedReason;
-      if (!allowUnsupported)
-        diag.attachNote() << "pass allow-unsupported=true to list such ops "
-                             "and extract the rest";
-    });
+    TaskSet tasks = extractTasks(
+        module, [&](Operation *op, const Classification &cls) {
+          InFlightDiagnostic diag =
+              allowUnsupported ? op->emitWarning() : op->emitError();
+          diag << "cannot tune '" << op->getName()
+               << "': " << cls.unsupportedReason;
+          if (!allowUnsupported)
+            diag.attachNote() << "pass allow-unsupported=true to list such "
+                                 "ops and extract the rest";
+        });
 
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> output =
@@ -57,7 +52,7 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
     else
       output->os() << llvm::formatv("{0:2}", toJSON(tasks)) << "\n";
     output->keep();
-    if (anyUnsupported && !allowUnsupported)
+    if (!tasks.unsupported.empty() && !allowUnsupported)
       signalPassFailure();
     markAllAnalysesPreserved();
   }

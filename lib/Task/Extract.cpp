@@ -145,7 +145,9 @@ static Task makeTask(const Candidate &candidate) {
   return task;
 }
 
-TaskSet tcl::extractTasks(ModuleOp module) {
+TaskSet tcl::extractTasks(
+    ModuleOp module,
+    function_ref<void(Operation *, const Classification &)> onUnsupported) {
   TaskSet result;
   std::vector<Candidate> candidates;
   llvm::DenseSet<Operation *> absorbed;
@@ -160,6 +162,8 @@ TaskSet tcl::extractTasks(ModuleOp module) {
       result.unsupported.push_back({op->getName().getStringRef().str(),
                                     formatLocation(op->getLoc()),
                                     cls.unsupportedReason});
+      if (onUnsupported)
+        onUnsupported(op, cls);
       return;
     }
     Candidate candidate{op, *cls.kind, {}};

@@ -40,8 +40,13 @@ int64_t shapedTypeBytes(mlir::Type type);
 /// Bytes read and written by `op` when run on its own.
 int64_t countBytes(mlir::Operation *op);
 
-/// Extracts and groups the tasks of every function in `module`.
-TaskSet extractTasks(mlir::ModuleOp module);
+/// Extracts and groups the tasks of every function in `module`. Each op
+/// that cannot be tuned is also handed to `onUnsupported`, so that callers
+/// can diagnose it at its location without classifying it again.
+TaskSet extractTasks(
+    mlir::ModuleOp module,
+    llvm::function_ref<void(mlir::Operation *, const Classification &)>
+        onUnsupported = {});
 
 } // namespace tcl
 
