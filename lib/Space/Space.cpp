@@ -6,7 +6,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 
 using namespace mlir;
@@ -43,9 +46,18 @@ FailureOr<Space> Space::fromScript(Operation *script) {
     auto [it, inserted] =
         indexByName.try_emplace(knob.getName().getValue(), space.knobList.size());
     if (inserted) {
+      std::optional<std::vector<int64_t>> integers(std::in_place);
+      for (Attribute option : options) {
+        if (auto integer = dyn_cast<IntegerAttr>(option))
+          integers->push_back(integer.getInt());
+        else
+          integers.reset();
+        if (!integers)
+          break;
+      }
       space.knobList.push_back({knob.getName().getValue().str(),
                                 llvm::to_vector(options.getValue()), selected,
-                                knob.getLoc()});
+                                knob.getLoc(), std::move(integers)});
       return;
     }
     Knob &existing = space.knobList[it->second];
@@ -57,7 +69,97 @@ FailureOr<Space> Space::fromScript(Operation *script) {
   });
   if (!ok)
     return failure();
+
+  auto knobIndex = [&](StringRef name) -> int {
+    auto it = indexByName.find(name);
+    if (it == indexByName.end() ||
+        !space.knobList[it->second].integerOptions)
+      return -1;
+    return it->second;
+  };
+  script->walk([&](Operation *op) {
+    Attribute attr = op->getAttr("tcl.constraints");
+    if (!attr)
+      return;
+    auto texts = dyn_cast<ArrayAttr>(attr);
+    if (!texts || !llvm::all_of(texts, llvm::IsaPred<StringAttr>)) {
+      op->emitError("tcl.constraints must be an array of strings");
+      ok = false;
+      return;
+    }
+    for (auto text : texts.getAsValueRange<StringAttr>()) {
+      llvm::Expected<Constraint> constraint = Constraint::parse(text, knobIndex);
+      if (!constraint) {
+        op->emitError() << "constraint \"" << text
+                        << "\": " << llvm::toString(constraint.takeError())
+                        << " (constraints read knobs with integer options)";
+        ok = false;
+        continue;
+      }
+      space.constraintList.push_back(std::move(*constraint));
+    }
+  });
+  if (!ok)
+    return failure();
   return space;
+}
+
+std::vector<int64_t> Space::values(const Assignment &assignment) const {
+  std::vector<int64_t> result(knobList.size(), 0);
+  for (auto [index, knob] : llvm::enumerate(knobList))
+    if (knob.integerOptions)
+      result[index] = (*knob.integerOptions)[assignment[index]];
+  return result;
+}
+
+bool Space::isLegal(const Assignment &assignment,
+                    const Constraint **violated) const {
+  std::vector<int64_t> knobValues = values(assignment);
+  for (const Constraint &constraint : constraintList) {
+    if (!constraint.holds(knobValues)) {
+      if (violated)
+        *violated = &constraint;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::vector<const Constraint *>>
+Space::constraintsByDepth() const {
+  std::vector<std::vector<const Constraint *>> checkedAt(knobList.size() + 1);
+  for (const Constraint &constraint : constraintList)
+    checkedAt[constraint.knobs().empty() ? 0 : constraint.knobs().back() + 1]
+        .push_back(&constraint);
+  return checkedAt;
+}
+
+uint64_t Space::countLegal(uint64_t cap) const {
+  std::vector<std::vector<const Constraint *>> checkedAt = constraintsByDepth();
+  for (const Constraint *constraint : checkedAt[0])
+    if (!constraint->holds({}))
+      return 0;
+  std::vector<int64_t> knobValues(knobList.size(), 0);
+  uint64_t count = 0;
+  std::function<void(size_t)> visit = [&](size_t depth) {
+    if (count >= cap)
+      return;
+    if (depth == knobList.size()) {
+      ++count;
+      return;
+    }
+    const Knob &knob = knobList[depth];
+    for (size_t option = 0; option < knob.options.size(); ++option) {
+      if (knob.integerOptions)
+        knobValues[depth] = (*knob.integerOptions)[option];
+      if (llvm::all_of(checkedAt[depth + 1], [&](const Constraint *c) {
+            return c->holds(knobValues);
+          }))
+        visit(depth + 1);
+    }
+  };
+  visit(0);
+  return std::min(count, cap);
 }
 
 uint64_t Space::size() const {
@@ -74,7 +176,15 @@ FailureOr<Assignment>
 Space::parseAssignment(ArrayRef<std::string> items,
                        std::optional<uint64_t> seed,
                        function_ref<InFlightDiagnostic()> emitError) const {
-  Assignment assignment = seed ? sample(*seed) : Assignment(knobList.size());
+  Assignment assignment(knobList.size());
+  if (seed) {
+    std::optional<Assignment> draw = sample(*seed);
+    if (!draw) {
+      emitError() << "no schedule satisfies the space's constraints";
+      return failure();
+    }
+    assignment = *draw;
+  }
   std::vector<bool> assigned(knobList.size(), false);
   for (const std::string &item : items) {
     auto [name, value] = llvm::StringRef(item).split('=');
@@ -114,16 +224,59 @@ Space::parseAssignment(ArrayRef<std::string> items,
     }
     assignment[index] = *knob.selected;
   }
+  const Constraint *violated = nullptr;
+  if (!isLegal(assignment, &violated)) {
+    emitError() << "schedule " << format(assignment)
+                << " violates the constraint \"" << violated->text() << "\"";
+    return failure();
+  }
   return assignment;
 }
 
-Assignment Space::sample(uint64_t seed) const {
+std::optional<Assignment> Space::sample(uint64_t seed) const {
   std::mt19937_64 generator(seed);
-  Assignment assignment;
-  for (const Knob &knob : knobList)
-    assignment.push_back(std::uniform_int_distribution<unsigned>(
-        0, knob.options.size() - 1)(generator));
-  return assignment;
+  auto draw = [&](const Knob &knob) {
+    return std::uniform_int_distribution<unsigned>(
+        0, knob.options.size() - 1)(generator);
+  };
+  // Rejection sampling is uniform over the legal schedules; templates keep
+  // the legal fraction well above 1/kAttempts.
+  constexpr int kAttempts = 20000;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    Assignment assignment;
+    for (const Knob &knob : knobList)
+      assignment.push_back(draw(knob));
+    if (isLegal(assignment))
+      return assignment;
+  }
+  // A sparse space: walk it in a random order and take the first legal
+  // schedule (legal, though no longer uniform).
+  std::vector<std::vector<const Constraint *>> checkedAt = constraintsByDepth();
+  Assignment assignment(knobList.size());
+  std::vector<int64_t> knobValues(knobList.size(), 0);
+  std::function<bool(size_t)> search = [&](size_t depth) {
+    if (!llvm::all_of(checkedAt[depth], [&](const Constraint *c) {
+          return c->holds(knobValues);
+        }))
+      return false;
+    if (depth == knobList.size())
+      return true;
+    const Knob &knob = knobList[depth];
+    std::vector<unsigned> order(knob.options.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), generator);
+    for (unsigned option : order) {
+      assignment[depth] = option;
+      if (knob.integerOptions)
+        knobValues[depth] = (*knob.integerOptions)[option];
+      if (search(depth + 1))
+        return true;
+    }
+    return false;
+  };
+  if (search(0))
+    return assignment;
+  return std::nullopt;
 }
 
 std::string Space::format(const Assignment &assignment) const {

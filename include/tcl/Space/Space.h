@@ -12,6 +12,8 @@
 #ifndef TCL_SPACE_SPACE_H
 #define TCL_SPACE_SPACE_H
 
+#include "tcl/Space/Constraint.h"
+
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
@@ -32,6 +34,8 @@ struct Knob {
   std::optional<unsigned> selected;
   /// Where the knob first appears, for diagnostics.
   mlir::Location location;
+  /// The options as integers, when they all are (constraints need them).
+  std::optional<std::vector<int64_t>> integerOptions;
 };
 
 /// An option as users write it in a schedule: integers without their type
@@ -44,28 +48,43 @@ using Assignment = std::vector<unsigned>;
 
 class Space {
 public:
-  /// Collects the knobs of every `transform.tune.knob` in `script`. Knobs
-  /// must list their options as an array; ops sharing a name must share the
-  /// options (they are one knob). Emits diagnostics at the offending op.
+  /// Collects the knobs of every `transform.tune.knob` in `script`, and the
+  /// constraints of every `tcl.constraints` string array attribute on its
+  /// ops. Knobs must list their options as an array; ops sharing a name must
+  /// share the options (they are one knob); constraints may only name knobs
+  /// with integer options. Emits diagnostics at the offending op.
   static llvm::FailureOr<Space> fromScript(mlir::Operation *script);
 
   llvm::ArrayRef<Knob> knobs() const { return knobList; }
+  llvm::ArrayRef<Constraint> constraints() const { return constraintList; }
 
-  /// Number of schedules: the product of the option counts, saturated at
-  /// UINT64_MAX.
+  /// Number of schedules, legal or not: the product of the option counts,
+  /// saturated at UINT64_MAX.
   uint64_t size() const;
 
-  /// Parses "name=value" items. A knob not mentioned takes a uniformly
-  /// random option when `seed` is given, else its `selected` option; a knob
-  /// with neither is an error, as is an unknown name or a value that is not
-  /// among the knob's options.
+  /// Number of legal schedules, counted exactly by a depth-first walk that
+  /// prunes as soon as a constraint's knobs are all set; stops at `cap`.
+  uint64_t countLegal(uint64_t cap = 1'000'000'000) const;
+
+  /// Whether `assignment` satisfies every constraint; the first violated
+  /// one is returned through `violated`.
+  bool isLegal(const Assignment &assignment,
+               const Constraint **violated = nullptr) const;
+
+  /// Parses "name=value" items. A knob not mentioned takes a random option
+  /// when `seed` is given (the draw is legal for the constraints), else its
+  /// `selected` option; a knob with neither is an error, as is an unknown
+  /// name, a value that is not among the knob's options, or a schedule that
+  /// violates a constraint.
   llvm::FailureOr<Assignment>
   parseAssignment(llvm::ArrayRef<std::string> items,
                   std::optional<uint64_t> seed,
                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError) const;
 
-  /// A uniformly random schedule; the same seed gives the same schedule.
-  Assignment sample(uint64_t seed) const;
+  /// A random legal schedule, uniform over the legal ones up to rejection
+  /// sampling; the same seed gives the same schedule. None when no schedule
+  /// is legal.
+  std::optional<Assignment> sample(uint64_t seed) const;
 
   /// "name=value,name=value" in knob order.
   std::string format(const Assignment &assignment) const;
@@ -75,7 +94,14 @@ public:
   void concretize(mlir::Operation *script, const Assignment &assignment) const;
 
 private:
+  /// Values of every knob under `assignment` (0 for non-integer knobs).
+  std::vector<int64_t> values(const Assignment &assignment) const;
+  /// Constraints grouped by the depth (knob index + 1) at which a knob-order
+  /// walk has set all the knobs they read.
+  std::vector<std::vector<const Constraint *>> constraintsByDepth() const;
+
   std::vector<Knob> knobList;
+  std::vector<Constraint> constraintList;
 };
 
 } // namespace tcl
