@@ -143,7 +143,9 @@ private:
       return inner;
     }
     auto node = std::make_shared<Constraint::Node>();
-    size_t digits = rest.find_if_not(llvm::isDigit);
+    size_t digits = 0;
+    while (digits < rest.size() && llvm::isDigit(rest[digits]))
+      ++digits;
     if (digits > 0) {
       if (rest.take_front(digits).getAsInteger(10, node->value))
         return error("integer out of range");
