@@ -95,8 +95,17 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
                  << "\n";
     return failure();
   }
+  bool scheduleFile = StringRef(options.schedule).ends_with(".mlir");
+  if (scheduleFile) {
+    // A tuned schedule covers the tasks it names; everything else (fills,
+    // the transposes of packing, tasks it leaves out) gets the default.
+    TclApplyScheduleOptions apply;
+    apply.schedulePath = options.schedule;
+    pm.addPass(createTclApplySchedule(apply));
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addNestedPass<func::FuncOp>(createTclDecomposeAggregates());
-  if (options.schedule == "default") {
+  if (options.schedule == "default" || scheduleFile) {
     TclCpuDefaultScheduleOptions schedule;
     schedule.vectorWidth = target->fp32Lanes();
     // Accumulator rows of two vectors each, leaving four registers for the
@@ -109,7 +118,8 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   } else if (options.schedule != "loops") {
     llvm::errs() << "tcl-lower-cpu: unknown schedule '" << options.schedule
-                 << "' (expected 'default' or 'loops')\n";
+                 << "' (expected 'default', 'loops' or a schedule file "
+                    "ending in .mlir)\n";
     return failure();
   }
   addBufferization(pm);

@@ -155,7 +155,8 @@ private:
     }
     size_t length = 0;
     while (length < rest.size() &&
-           (llvm::isAlnum(rest[length]) || rest[length] == '_'))
+           (llvm::isAlnum(rest[length]) || rest[length] == '_' ||
+            rest[length] == '.'))
       ++length;
     if (length == 0)
       return error(rest.empty() ? "expression ends early"

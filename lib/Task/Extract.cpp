@@ -147,7 +147,8 @@ static Task makeTask(const Candidate &candidate) {
 
 TaskSet tcl::extractTasks(
     ModuleOp module,
-    function_ref<void(Operation *, const Classification &)> onUnsupported) {
+    function_ref<void(Operation *, const Classification &)> onUnsupported,
+    function_ref<void(Operation *, const Task &)> onOccurrence) {
   TaskSet result;
   std::vector<Candidate> candidates;
   llvm::DenseSet<Operation *> absorbed;
@@ -191,6 +192,15 @@ TaskSet tcl::extractTasks(
     Task &grouped = result.tasks[it->second];
     ++grouped.weight;
     grouped.locations.push_back(formatLocation(candidate.op->getLoc()));
+    if (onOccurrence)
+      onOccurrence(candidate.op, grouped);
   }
   return result;
+}
+
+TaskSet tcl::annotateTasks(ModuleOp module) {
+  return extractTasks(module, {}, [](Operation *anchor, const Task &task) {
+    anchor->setAttr(kTaskAttrName,
+                    StringAttr::get(anchor->getContext(), task.key));
+  });
 }

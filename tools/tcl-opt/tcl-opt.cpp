@@ -25,6 +25,8 @@
 static bool writesReportToStdout(llvm::StringRef arg) {
   if (arg.contains("tcl-print-space"))
     return true;
+  if (arg.contains("tcl-cpu-space"))
+    return !arg.contains("output=") || arg.contains("output=-");
   if (!arg.contains("tcl-extract-tasks"))
     return false;
   return !arg.contains("output=") || arg.contains("output=-");
@@ -44,8 +46,21 @@ int main(int argc, char **argv) {
       [](llvm::raw_ostream &os) { tcl::printVersion(os); });
 
   std::vector<char *> args(argv, argv + argc);
+  // The short form --tcl-apply-schedule=FILE of the pass option
+  // --tcl-apply-schedule=schedule=FILE.
+  std::vector<std::string> rewritten;
+  rewritten.reserve(argc);
+  for (char *&arg : args) {
+    llvm::StringRef text(arg);
+    for (llvm::StringRef prefix : {"--tcl-apply-schedule=", "-tcl-apply-schedule="})
+      if (text.starts_with(prefix) && !text.drop_front(prefix.size()).contains('=')) {
+        rewritten.push_back(prefix.str() + "schedule=" +
+                            text.drop_front(prefix.size()).str());
+        arg = rewritten.back().data();
+      }
+  }
   bool reportToStdout = false, hasOutput = false;
-  for (llvm::StringRef arg : llvm::ArrayRef<char *>(argv, argc).drop_front()) {
+  for (llvm::StringRef arg : llvm::ArrayRef<char *>(args).drop_front()) {
     reportToStdout |= writesReportToStdout(arg);
     hasOutput |= arg == "-o" || arg.starts_with("-o=") ||
                  arg.starts_with("--o=") || arg == "--o";

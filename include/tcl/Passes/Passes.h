@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
@@ -34,8 +35,9 @@ struct CpuLoweringOptions : public mlir::PassPipelineOptions<CpuLoweringOptions>
       llvm::cl::init(1)};
   Option<std::string> schedule{
       *this, "schedule",
-      llvm::cl::desc("'default' (tiled and vectorized heuristic) or 'loops' "
-                     "(naive loop nests: the numerical reference)"),
+      llvm::cl::desc("'default' (tiled and vectorized heuristic), 'loops' "
+                     "(naive loop nests: the numerical reference), or a "
+                     "schedule file (.mlir) from tcl-concretize"),
       llvm::cl::init("default")};
 };
 

@@ -45,14 +45,60 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
 }
 
 def TclPrintSpace : Pass<"tcl-print-space", "mlir::ModuleOp"> {
-  let summary = "Print the knobs of a tunable Transform script and the "
-                "number of schedules they span";
+  let summary = "Print the schedule space of each task (or of a tunable "
+                "Transform script) and its size";
   let description = [{
-    Reads every `transform.tune.knob` in the module (a schedule space: one of
-    tcl's templates or a user's own tunable script) and prints one line per
-    knob with its options, then the size of the space. tcl-opt discards the
-    module when this pass runs and no `-o` is given.
+    On a model (a module without `transform.tune.knob` ops), builds the CPU
+    space of every task, as `tcl-cpu-space` does, and prints each task's
+    template with its knobs, the number of schedules and the number of
+    legal ones (those satisfying the template's `tcl.constraints`). On a
+    tunable Transform script (one of tcl's spaces or a user's own), prints
+    its knobs the same way. tcl-opt discards the module when this pass runs
+    and no `-o` is given.
   }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "LLVM CPU name the spaces are built for ('host': this machine)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
+  ];
+}
+
+def TclCpuSpace : Pass<"tcl-cpu-space", "mlir::ModuleOp"> {
+  let summary = "Write the CPU schedule space of a model as a tunable "
+                "Transform script";
+  let description = [{
+    Annotates each task's ops with `tcl.task = "<key>"` and writes the
+    model's space: a template `@tcl_<key>` per task (Transform ops whose
+    free parameters are `transform.tune.knob`s, with legality constraints in
+    `tcl.constraints`) and a `@__transform_main` that includes them all.
+    `tcl-concretize` turns the space into a schedule; `tcl-apply-schedule`
+    or stock `mlir-opt -transform-interpreter` applies it to the annotated
+    model.
+  }];
+  let options = [
+    Option<"outputPath", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the space to ('-' is standard output)">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "LLVM CPU name the space is built for ('host': this machine)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
+  ];
+}
+
+def TclApplySchedule : Pass<"tcl-apply-schedule", "mlir::ModuleOp"> {
+  let summary = "Apply a schedule (a concrete Transform script) to a model";
+  let description = [{
+    Annotates the model's tasks and runs the `@__transform_main` of the
+    schedule file on it: typically a space concretized by `tcl-concretize`,
+    but any Transform script works. tcl-opt also accepts the short form
+    `--tcl-apply-schedule=FILE`.
+  }];
+  let options = [
+    Option<"schedulePath", "schedule", "std::string", /*default=*/"\"\"",
+           "The schedule file">,
+  ];
+  let dependentDialects = ["mlir::transform::TransformDialect"];
 }
 
 def TclConcretize : Pass<"tcl-concretize", "mlir::ModuleOp"> {

@@ -7,7 +7,8 @@
 //   "reg_m * ((reg_n + 7) / 8) <= 14"
 // so that an illegal schedule is rejected before anything is compiled.
 // Operators (C precedence): || && == != < <= > >= + - * / % unary -, and
-// parentheses; operands are integer literals and knob names.
+// parentheses; operands are integer literals and knob names (letters,
+// digits, '_' and '.', not starting with a digit).
 //
 //===----------------------------------------------------------------------===//
 

@@ -42,11 +42,21 @@ int64_t countBytes(mlir::Operation *op);
 
 /// Extracts and groups the tasks of every function in `module`. Each op
 /// that cannot be tuned is also handed to `onUnsupported`, so that callers
-/// can diagnose it at its location without classifying it again.
+/// can diagnose it at its location without classifying it again; each
+/// occurrence of a task is handed to `onOccurrence` with its anchor op.
 TaskSet extractTasks(
     mlir::ModuleOp module,
     llvm::function_ref<void(mlir::Operation *, const Classification &)>
-        onUnsupported = {});
+        onUnsupported = {},
+    llvm::function_ref<void(mlir::Operation *anchor, const Task &)>
+        onOccurrence = {});
+
+/// The attribute that names an anchor op's task key, which is how a
+/// schedule's Transform script finds the ops it schedules.
+inline constexpr llvm::StringLiteral kTaskAttrName = "tcl.task";
+
+/// Sets `tcl.task = "<key>"` on the anchor op of every task occurrence.
+TaskSet annotateTasks(mlir::ModuleOp module);
 
 } // namespace tcl
 

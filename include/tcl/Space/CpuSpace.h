@@ -1,0 +1,45 @@
+//===- CpuSpace.h - CPU schedule spaces of a model's tasks ------*- C++ -*-===//
+//
+// Every task of a model gets a schedule template: a Transform named sequence
+// `@tcl_<key>` whose free parameters are `transform.tune.knob`s and whose
+// `tcl.constraints` reject illegal knob combinations. Together with a
+// `@__transform_main` that includes each of them, the templates form the
+// model's space; concretized, the same script is the model's schedule, which
+// stock `mlir-opt -transform-interpreter` replays on the annotated model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_SPACE_CPUSPACE_H
+#define TCL_SPACE_CPUSPACE_H
+
+#include "tcl/Target/CpuTarget.h"
+#include "tcl/Task/Task.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+
+namespace tcl {
+
+/// The text of task `key`'s template, `transform.named_sequence @tcl_<key>`,
+/// for `anchor` (any occurrence of the task) on `target`.
+std::string writeCpuTemplate(mlir::linalg::LinalgOp anchor, TaskKind kind,
+                             llvm::StringRef key, const CpuTarget &target);
+
+/// Annotates `payload`'s tasks (`tcl.task`) and returns the space of the
+/// whole model: one template per task plus `@__transform_main`. Emits a
+/// diagnostic and fails if a template does not parse (a tcl bug).
+llvm::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+buildCpuSpace(mlir::ModuleOp payload, const CpuTarget &target);
+
+/// Applies a schedule (a concrete space, or any Transform script with a
+/// `@__transform_main`) to `payload`, after annotating its tasks so that
+/// the schedule's `tcl.task` matches find them.
+llvm::LogicalResult applySchedule(mlir::ModuleOp payload,
+                                  mlir::ModuleOp schedule);
+
+} // namespace tcl
+
+#endif // TCL_SPACE_CPUSPACE_H
