@@ -21,10 +21,11 @@ using namespace tcl;
 
 /// Named ops that `transform.structured.decompose` rewrites to 1-D.
 static bool isDecomposable(linalg::LinalgOp op) {
-  return isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp,
-             linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNhwcHwcOp,
-             linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp,
-             linalg::PoolingNchwSumOp, linalg::PoolingNchwMaxOp>(op);
+  // NCHW forms decompose too, but vectorizing their 1-D forms crashes
+  // MLIR 22's vector patterns, and NHWC/FHWC does not decompose; they take
+  // the generic template.
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcSumOp,
+             linalg::PoolingNhwcMaxOp>(op);
 }
 
 bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
@@ -122,8 +123,11 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
         index += reg[other] != "0";
       return regLoops[index];
     };
-    w.line("transform.yield " + position(ow) + ", " + position(channel) +
-           " : !transform.any_op, !transform.any_op");
+    // Inner loop first: peeling a loop clones its body, which invalidates
+    // handles to loops nested in it.
+    unsigned innerLoop = std::max(ow, channel), outerLoop = std::min(ow, channel);
+    w.line("transform.yield " + position(innerLoop) + ", " +
+           position(outerLoop) + " : !transform.any_op, !transform.any_op");
   };
   w.line(llvm::formatv("%register_loops:2 = transform.tune.alternatives"
                        "<\"order\"> selected_region = {0} : "

@@ -74,5 +74,10 @@ void tcl::writeGenericTemplate(TemplateWriter &w, linalg::LinalgOp op) {
   w.line("{");
   tiles(true);
   w.line("}");
-  w.vectorizeAndHoist();
+  // Convolution-like generics (grouped, NCHW) index inputs by sums of
+  // loops, which the linalg vectorizer rejects: they stay scalar loops,
+  // which tcl reports as a scalar schedule.
+  if (llvm::all_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return map.isProjectedPermutation(); }))
+    w.vectorizeAndHoist();
 }
