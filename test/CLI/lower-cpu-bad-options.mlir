@@ -6,7 +6,7 @@
 // --tcl-lower-cpu with an invalid option fails with a diagnostic and a
 // non-zero exit.
 
-// SCHEDULE: tcl-lower-cpu: unknown schedule 'fastest' (expected 'default' or 'loops')
+// SCHEDULE: tcl-lower-cpu: unknown schedule 'fastest' (expected 'default', 'loops' or a schedule file ending in .mlir)
 // SCHEDULE-NOT: func.func
 // CPU: tcl-lower-cpu: unknown CPU 'not-a-cpu'
 // CPU-NOT: func.func

@@ -13,7 +13,7 @@
 // SIGN: feature 'avx2' must be written as +name or -name (e.g. -avx512f)
 // FEATURE: unknown CPU feature 'no-such-feature'
 // SIGN2: feature 'bogus' must be written as +name or -name
-// SCHEDULE: unknown schedule 'fastest' (expected 'default' or 'loops')
+// SCHEDULE: unknown schedule 'fastest' (expected 'default', 'loops' or a schedule file ending in .mlir)
 // THREADS: threads must be at least 1
 func.func @forward(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
   %e = tensor.empty() : tensor<64xf32>

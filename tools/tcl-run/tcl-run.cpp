@@ -44,7 +44,7 @@ static cl::opt<std::string>
 static cl::opt<unsigned> threads("num-threads", cl::desc("Threads running the outer parallel loops"), cl::init(1),
                                  cl::cat(category));
 static cl::opt<std::string>
-    schedule("schedule", cl::desc("'default' heuristic or naive 'loops'"),
+    schedule("schedule", cl::desc("'default' heuristic, naive 'loops', or a schedule file (.mlir)"),
              cl::init("default"), cl::cat(category));
 static cl::opt<unsigned> warmup("warmup", cl::desc("Untimed calls"),
                                 cl::init(2), cl::cat(category));
