@@ -3,7 +3,7 @@
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); assert len(d['samples_s']) == 3 and d['median_s'] > 0 and d['min_s'] <= d['median_s'], d" %t.json
 
 // --json writes the run's results: input, target, schedule, timings (one
-// sample per repeat), the model's FLOPs (2*32*48*20 + 32*48 for the fused
+// sample per repeat), the vector ops of the compiled code, the model's FLOPs (2*32*48*20 + 32*48 for the fused
 // ReLU) and one record per checked output.
 
 // CHECK:      "checks": [
@@ -18,6 +18,7 @@
 // CHECK-NEXT: "compile_s": {{[0-9.e-]+}},
 // CHECK-NEXT: "cpu": "host",
 // CHECK-NEXT: "entry": "forward",
+// CHECK-NEXT: "failure": "",
 // CHECK-NEXT: "features": "",
 // CHECK-NEXT: "flops": 62976,
 // CHECK-NEXT: "input": "{{.*}}json.mlir",
@@ -26,8 +27,10 @@
 // CHECK-NEXT:   {{[0-9.e-]+}},
 // CHECK-NEXT:   {{[0-9.e-]+}}
 // CHECK-NEXT: ],
+// CHECK-NEXT: "scalar_fallback": false,
 // CHECK-NEXT: "schedule": "default",
-// CHECK:      "threads": 1
+// CHECK:      "threads": 1,
+// CHECK-NEXT: "vector_ops": {{[1-9][0-9]*}}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @forward(%a: tensor<32x20xf32>, %b: tensor<20x48xf32>) -> tensor<32x48xf32> {
   %cst = arith.constant 0.0 : f32

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcl/Passes/Passes.h"
-#include "tcl/Run/JitModule.h"
+#include "tcl/Run/Candidate.h"
+#include "tcl/Space/CpuSpace.h"
+#include "tcl/Space/Space.h"
 #include "tcl/Run/Statistics.h"
 #include "tcl/Support/Version.h"
 #include "tcl/Task/TaskExtraction.h"
@@ -16,6 +18,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -63,45 +66,17 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
 static cl::opt<std::string> jsonPath("json",
                                      cl::desc("Also write results as JSON"),
                                      cl::init(""), cl::cat(category));
-
-namespace {
-/// A module lowered and compiled for one schedule, with its compile time.
-struct Build {
-  std::unique_ptr<JitModule> module;
-  double compileSeconds = 0;
-};
-} // namespace
-
-static FailureOr<Build> lowerAndCompile(ModuleOp module,
-                                        llvm::StringRef scheduleName) {
-  auto start = std::chrono::steady_clock::now();
-  CpuLoweringOptions options;
-  options.cpu = cpu;
-  options.features = features;
-  options.threads = threads;
-  options.schedule = scheduleName.str();
-  PassManager pm(module->getContext());
-  if (failed(buildCpuLoweringPipeline(pm, options)) || failed(pm.run(module)))
-    return failure();
-  llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
-  if (!target) {
-    llvm::errs() << "tcl-run: " << llvm::toString(target.takeError()) << "\n";
-    return failure();
-  }
-  llvm::Expected<std::unique_ptr<JitModule>> jit =
-      JitModule::compile(module, *target);
-  if (!jit) {
-    llvm::errs() << "tcl-run: JIT compilation failed: "
-                 << llvm::toString(jit.takeError()) << "\n";
-    return failure();
-  }
-  Build build;
-  build.module = std::move(*jit);
-  build.compileSeconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
-  return build;
-}
+static cl::opt<unsigned> randomSchedules(
+    "random-schedules",
+    cl::desc("Instead of one schedule, draw this many random legal schedules "
+             "from the module's CPU space and evaluate each"),
+    cl::init(0), cl::cat(category));
+static cl::opt<uint64_t> scheduleSeed(
+    "schedule-seed", cl::desc("First seed of --random-schedules draws"),
+    cl::init(1), cl::cat(category));
+static cl::opt<unsigned> timeoutSeconds(
+    "timeout", cl::desc("Seconds one schedule may take to compile and run"),
+    cl::init(300), cl::cat(category));
 
 static std::string formatSeconds(double seconds) {
   if (seconds >= 1)
@@ -109,6 +84,152 @@ static std::string formatSeconds(double seconds) {
   if (seconds >= 1e-3)
     return llvm::formatv("{0:F3} ms", seconds * 1e3);
   return llvm::formatv("{0:F2} us", seconds * 1e6);
+}
+
+static llvm::json::Object resultJson(const CandidateResult &result) {
+  llvm::json::Array samples, checks;
+  for (double sample : result.timing.samples)
+    samples.push_back(sample);
+  for (auto [index, check] : llvm::enumerate(result.checks))
+    checks.push_back(llvm::json::Object{
+        {"output", int64_t(index)},
+        {"ok", check.comparison.ok()},
+        {"max_abs_error", check.comparison.maxAbsError},
+        {"max_rel_error", check.comparison.maxRelError},
+        {"mismatches", check.comparison.mismatches}});
+  return llvm::json::Object{{"ok", result.ok},
+                            {"failure", result.failure},
+                            {"compile_s", result.compileSeconds},
+                            {"median_s", result.timing.median},
+                            {"min_s", result.timing.min},
+                            {"relative_spread", result.timing.relativeSpread},
+                            {"samples_s", std::move(samples)},
+                            {"vector_ops", result.vectorOps},
+                            {"scalar_fallback", result.scalarFallback()},
+                            {"checks", std::move(checks)}};
+}
+
+/// Prints one schedule's result the way the single-schedule mode reports it.
+static void printResult(const CandidateResult &result, double flops) {
+  llvm::outs() << "  compile:    " << formatSeconds(result.compileSeconds)
+               << "\n"
+               << "  latency:    median " << formatSeconds(result.timing.median)
+               << ", min " << formatSeconds(result.timing.min) << ", spread "
+               << llvm::formatv("{0:P1}", result.timing.relativeSpread) << " ("
+               << result.timing.samples.size() << " runs)\n";
+  if (flops > 0)
+    llvm::outs() << "  throughput: "
+                 << llvm::formatv("{0:F2} GFLOP/s ({1:F3} GFLOP per call)",
+                                  flops / result.timing.median / 1e9, flops / 1e9)
+                 << "\n";
+  llvm::outs() << "  vector ops: " << result.vectorOps
+               << (result.scalarFallback()
+                       ? " (SCALAR: the schedule vectorizes but the code has "
+                         "no vector ops)"
+                       : "")
+               << "\n";
+  for (auto [index, output] : llvm::enumerate(result.outputs))
+    llvm::outs() << llvm::formatv(
+        "  output #{0}:  {1}, min {2:E3}, max {3:E3}, mean {4:E3}\n", index,
+        output.type, output.min, output.max, output.mean);
+  for (auto [index, check] : llvm::enumerate(result.checks)) {
+    const Comparison &cmp = check.comparison;
+    llvm::outs() << "  check:      output #" << index << " ("
+                 << result.outputs[index].type << ") "
+                 << (cmp.ok() ? "matches" : "DIFFERS FROM")
+                 << " the naive-loops reference: max abs err "
+                 << llvm::formatv("{0:E2}", cmp.maxAbsError) << ", max rel err "
+                 << llvm::formatv("{0:E2}", cmp.maxRelError);
+    if (!cmp.ok())
+      llvm::outs() << ", " << cmp.mismatches << " mismatches, first at "
+                   << cmp.firstMismatch << " (got " << check.got
+                   << ", expected " << check.expected << ")";
+    llvm::outs() << "\n";
+  }
+}
+
+static OwningOpRef<ModuleOp> parseFile(llvm::StringRef path,
+                                       MLIRContext &context,
+                                       llvm::SourceMgr &sourceMgr) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "tcl-run: " << error << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+/// Draws `randomSchedules` legal schedules from the module's CPU space and
+/// evaluates each; returns the JSON of every candidate.
+static int runRandomSchedules(ModuleOp module, CandidateEvaluator &evaluator,
+                              llvm::json::Object &report) {
+  llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
+  if (!target) {
+    llvm::errs() << "tcl-run: " << llvm::toString(target.takeError()) << "\n";
+    return 1;
+  }
+  OwningOpRef<ModuleOp> annotated = module.clone();
+  auto space = buildCpuSpace(*annotated, *target);
+  if (failed(space))
+    return 1;
+  FailureOr<Space> knobs = Space::fromScript(**space);
+  if (failed(knobs))
+    return 1;
+  llvm::outs() << "tcl-run: " << inputPath << " @" << entry << ", "
+               << randomSchedules << " random legal schedules of "
+               << knobs->countLegal() << ", " << threads << " thread(s)\n";
+  llvm::json::Array candidates;
+  unsigned failures = 0, scalar = 0;
+  std::optional<double> best;
+  std::string bestSchedule;
+  for (unsigned draw = 0; draw < randomSchedules; ++draw) {
+    uint64_t drawSeed = scheduleSeed + draw;
+    std::optional<Assignment> assignment = knobs->sample(drawSeed);
+    if (!assignment) {
+      llvm::errs() << "tcl-run: no legal schedule in the space\n";
+      return 1;
+    }
+    OwningOpRef<ModuleOp> schedule = (*space)->clone();
+    knobs->concretize(*schedule, *assignment);
+    CandidateResult result = evaluator.evaluate(*schedule);
+    std::string text = knobs->format(*assignment);
+    if (!result.ok) {
+      ++failures;
+      llvm::outs() << llvm::formatv("  #{0,-4} FAILED  {1}\n      schedule: {2}\n",
+                                    drawSeed, result.failure, text);
+    } else {
+      double seconds = result.timing.median;
+      scalar += result.scalarFallback();
+      llvm::outs() << llvm::formatv(
+          "  #{0,-4} {1,12} {2,9:F2} GFLOP/s  compile {3,9}{4}\n", drawSeed,
+          formatSeconds(seconds), evaluator.flops() / seconds / 1e9,
+          formatSeconds(result.compileSeconds),
+          result.scalarFallback() ? "  SCALAR" : "");
+      if (!result.scalarFallback() && (!best || seconds < *best)) {
+        best = seconds;
+        bestSchedule = text;
+      }
+    }
+    llvm::json::Object entry = resultJson(result);
+    entry["seed"] = int64_t(drawSeed);
+    entry["schedule"] = text;
+    candidates.push_back(std::move(entry));
+  }
+  llvm::outs() << "random schedules: " << randomSchedules << " evaluated, "
+               << failures << " failed, " << scalar << " scalar\n";
+  if (best)
+    llvm::outs() << "best: " << formatSeconds(*best) << ", "
+                 << llvm::formatv("{0:F2}", evaluator.flops() / *best / 1e9)
+                 << " GFLOP/s: " << bestSchedule << "\n";
+  report["candidates"] = std::move(candidates);
+  report["failures"] = int64_t(failures);
+  if (best) {
+    report["best_median_s"] = *best;
+    report["best_schedule"] = bestSchedule;
+  }
+  return failures ? 2 : 0;
 }
 
 int main(int argc, char **argv) {
@@ -123,129 +244,88 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  MLIRContext context(registry);
+  transform::registerTuneExtension(registry);
+  // Candidates run in forked children; thread pools do not survive fork().
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputPath, &error);
-  if (!file) {
-    llvm::errs() << "tcl-run: " << error << "\n";
-    return 1;
-  }
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseFile(inputPath, context, sourceMgr);
   if (!module)
     return 1;
 
-  FailureOr<EntrySignature> signature = readEntrySignature(*module, entry);
-  if (failed(signature))
-    return 1;
-  double flops = extractTasks(*module).totalFlops();
-  OwningOpRef<ModuleOp> reference = check ? module->clone() : nullptr;
-
-  FailureOr<Build> build = lowerAndCompile(*module, schedule);
-  if (failed(build))
-    return 1;
-  std::vector<HostTensor> inputs, outputs;
-  signature->allocate(seed, inputs, outputs);
-  llvm::Expected<std::function<void()>> call =
-      build->module->bind(entry, inputs, outputs);
-  if (!call) {
-    llvm::errs() << "tcl-run: " << llvm::toString(call.takeError()) << "\n";
+  EvaluationOptions options;
+  options.entry = entry;
+  options.cpu = cpu;
+  options.features = features;
+  options.threads = threads;
+  options.inputSeed = seed;
+  options.check = check;
+  options.absTolerance = absTolerance;
+  options.relTolerance = relTolerance;
+  options.warmup = warmup;
+  options.repeats = std::max(1u, unsigned(repeats));
+  options.limits.timeoutSeconds = timeoutSeconds;
+  llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
+  if (!target) {
+    llvm::errs() << "tcl-run: " << llvm::toString(target.takeError()) << "\n";
     return 1;
   }
-  Timing timing = measure(*call, warmup, std::max(1u, unsigned(repeats)));
+  auto evaluator = CandidateEvaluator::create(*module, options);
+  if (failed(evaluator))
+    return 1;
 
-  llvm::outs() << "tcl-run: " << inputPath << " @" << entry << ", schedule "
-               << schedule << ", " << threads << " thread(s)\n"
-               << "  compile:    " << formatSeconds(build->compileSeconds)
-               << "\n"
-               << "  latency:    median " << formatSeconds(timing.median)
-               << ", min " << formatSeconds(timing.min) << ", spread "
-               << llvm::formatv("{0:P1}", timing.relativeSpread) << " ("
-               << timing.samples.size() << " runs)\n";
-  if (flops > 0)
-    llvm::outs() << "  throughput: "
-                 << llvm::formatv("{0:F2} GFLOP/s ({1:F3} GFLOP per call)",
-                                  flops / timing.median / 1e9, flops / 1e9)
-                 << "\n";
-
-  for (auto [index, output] : llvm::enumerate(outputs)) {
-    double lo = output.at(0), hi = output.at(0), sum = 0;
-    for (int64_t i = 0; i < output.numElements(); ++i) {
-      lo = std::min(lo, output.at(i));
-      hi = std::max(hi, output.at(i));
-      sum += output.at(i);
-    }
-    llvm::outs() << llvm::formatv(
-        "  output #{0}:  {1}, min {2:E3}, max {3:E3}, mean {4:E3}\n", index,
-        output.typeString(), lo, hi, sum / output.numElements());
-  }
-
-  llvm::json::Array checks;
-  bool allMatch = true;
-  if (check) {
-    FailureOr<Build> naive = lowerAndCompile(*reference, "loops");
-    if (failed(naive))
-      return 1;
-    std::vector<HostTensor> refInputs, refOutputs;
-    signature->allocate(seed, refInputs, refOutputs);
-    if (llvm::Error err = naive->module->call(entry, refInputs, refOutputs)) {
-      llvm::errs() << "tcl-run: " << llvm::toString(std::move(err)) << "\n";
+  llvm::json::Object report{{"input", inputPath}, {"entry", entry},
+                            {"cpu", cpu},         {"features", features},
+                            {"threads", int64_t(threads)},
+                            {"flops", (*evaluator)->flops()}};
+  int exitCode = 0;
+  if (randomSchedules > 0) {
+    exitCode = runRandomSchedules(*module, **evaluator, report);
+  } else {
+    OwningOpRef<ModuleOp> scheduleModule;
+    llvm::StringRef fallback = schedule;
+    llvm::SourceMgr scheduleSourceMgr;
+    if (llvm::StringRef(schedule).ends_with(".mlir")) {
+      scheduleModule = parseFile(schedule, context, scheduleSourceMgr);
+      if (!scheduleModule)
+        return 1;
+      fallback = "default";
+    } else if (schedule != "default" && schedule != "loops") {
+      llvm::errs() << "tcl-run: unknown schedule '" << schedule
+                   << "' (expected 'default', 'loops' or a schedule file "
+                      "ending in .mlir)\n";
       return 1;
     }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      Comparison cmp = outputs[i].compare(refOutputs[i], absTolerance, relTolerance);
-      allMatch &= cmp.ok();
-      llvm::outs() << "  check:      output #" << i << " ("
-                   << outputs[i].typeString() << ") "
-                   << (cmp.ok() ? "matches" : "DIFFERS FROM")
-                   << " the naive-loops reference: max abs err "
-                   << llvm::formatv("{0:E2}", cmp.maxAbsError)
-                   << ", max rel err "
-                   << llvm::formatv("{0:E2}", cmp.maxRelError);
-      if (!cmp.ok())
-        llvm::outs() << ", " << cmp.mismatches << " mismatches, first at "
-                     << cmp.firstMismatch << " (got "
-                     << outputs[i].at(cmp.firstMismatch) << ", expected "
-                     << refOutputs[i].at(cmp.firstMismatch) << ")";
-      llvm::outs() << "\n";
-      checks.push_back(llvm::json::Object{{"output", int64_t(i)},
-                                          {"ok", cmp.ok()},
-                                          {"max_abs_error", cmp.maxAbsError},
-                                          {"max_rel_error", cmp.maxRelError},
-                                          {"mismatches", cmp.mismatches}});
+    CandidateResult result =
+        (*evaluator)->evaluate(scheduleModule.get(), fallback);
+    llvm::outs() << "tcl-run: " << inputPath << " @" << entry << ", schedule "
+                 << schedule << ", " << threads << " thread(s)\n";
+    if (!result.ok && result.checks.empty()) {
+      llvm::errs() << "tcl-run: " << result.failure << "\n";
+      return 1;
+    }
+    printResult(result, (*evaluator)->flops());
+    report["schedule"] = schedule;
+    for (auto &[key, value] : resultJson(result))
+      report[key] = value;
+    if (!result.ok) {
+      llvm::errs() << "tcl-run: outputs differ from the reference\n";
+      exitCode = 2;
     }
   }
 
   if (!jsonPath.empty()) {
+    std::string error;
     std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(jsonPath, &error);
     if (!out) {
       llvm::errs() << "tcl-run: " << error << "\n";
       return 1;
     }
-    llvm::json::Array samples;
-    for (double sample : timing.samples)
-      samples.push_back(sample);
-    llvm::json::Object result{
-        {"input", inputPath},        {"entry", entry},
-        {"schedule", schedule},      {"cpu", cpu},
-        {"features", features},      {"threads", int64_t(threads)},
-        {"compile_s", build->compileSeconds},
-        {"median_s", timing.median}, {"min_s", timing.min},
-        {"relative_spread", timing.relativeSpread},
-        {"samples_s", std::move(samples)},
-        {"flops", flops},            {"checks", std::move(checks)}};
-    out->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(result)))
+    out->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
               << "\n";
     out->keep();
   }
-  if (!allMatch) {
-    llvm::errs() << "tcl-run: outputs differ from the reference\n";
-    return 2;
-  }
-  return 0;
+  return exitCode;
 }

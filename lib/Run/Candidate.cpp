@@ -1,0 +1,256 @@
+//===- Candidate.cpp - Compile, run and check one schedule ----------------===//
+
+#include "tcl/Run/Candidate.h"
+
+#include "tcl/Space/CpuSpace.h"
+#include "tcl/Task/TaskExtraction.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/JSON.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace tcl;
+
+namespace {
+/// Lowers and compiles a module for the evaluation's target.
+llvm::Expected<std::unique_ptr<JitModule>>
+lowerAndCompile(ModuleOp module, const EvaluationOptions &options,
+                llvm::StringRef schedule) {
+  CpuLoweringOptions lowering;
+  lowering.cpu = options.cpu;
+  lowering.features = options.features;
+  lowering.threads = options.threads;
+  lowering.schedule = schedule.str();
+  PassManager pm(module->getContext());
+  if (failed(buildCpuLoweringPipeline(pm, lowering)) || failed(pm.run(module)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "lowering failed");
+  llvm::Expected<CpuTarget> target =
+      CpuTarget::resolve(options.cpu, options.features, options.threads);
+  if (!target)
+    return target.takeError();
+  return JitModule::compile(module, *target);
+}
+
+int64_t countVectorOps(ModuleOp module) {
+  int64_t count = 0;
+  module.walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
+      ++count;
+  });
+  return count;
+}
+
+llvm::json::Value toJson(const CandidateResult &result) {
+  llvm::json::Array samples, outputs, checks;
+  for (double sample : result.timing.samples)
+    samples.push_back(sample);
+  for (const OutputSummary &output : result.outputs)
+    outputs.push_back(llvm::json::Object{{"type", output.type},
+                                         {"min", output.min},
+                                         {"max", output.max},
+                                         {"mean", output.mean}});
+  for (const OutputCheck &check : result.checks)
+    checks.push_back(llvm::json::Object{
+        {"mismatches", check.comparison.mismatches},
+        {"max_abs_error", check.comparison.maxAbsError},
+        {"max_rel_error", check.comparison.maxRelError},
+        {"first_mismatch", check.comparison.firstMismatch},
+        {"has_nan", check.comparison.hasNaN},
+        {"got", check.got},
+        {"expected", check.expected}});
+  return llvm::json::Object{{"ok", result.ok},
+                            {"failure", result.failure},
+                            {"compile_s", result.compileSeconds},
+                            {"samples_s", std::move(samples)},
+                            {"vector_ops", result.vectorOps},
+                            {"outputs", std::move(outputs)},
+                            {"checks", std::move(checks)}};
+}
+
+CandidateResult fromJson(llvm::StringRef text) {
+  CandidateResult result;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  const llvm::json::Object *object = parsed ? parsed->getAsObject() : nullptr;
+  if (!object) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    result.failure = "the candidate's process sent no result";
+    return result;
+  }
+  result.ok = object->getBoolean("ok").value_or(false);
+  result.failure = object->getString("failure").value_or("").str();
+  result.compileSeconds = object->getNumber("compile_s").value_or(0);
+  result.vectorOps = object->getInteger("vector_ops").value_or(0);
+  std::vector<double> samples;
+  if (const llvm::json::Array *array = object->getArray("samples_s"))
+    for (const llvm::json::Value &value : *array)
+      samples.push_back(value.getAsNumber().value_or(0));
+  result.timing = summarize(std::move(samples));
+  if (const llvm::json::Array *array = object->getArray("outputs"))
+    for (const llvm::json::Value &value : *array) {
+      const llvm::json::Object *output = value.getAsObject();
+      result.outputs.push_back({output->getString("type").value_or("").str(),
+                                output->getNumber("min").value_or(0),
+                                output->getNumber("max").value_or(0),
+                                output->getNumber("mean").value_or(0)});
+    }
+  if (const llvm::json::Array *array = object->getArray("checks"))
+    for (const llvm::json::Value &value : *array) {
+      const llvm::json::Object *check = value.getAsObject();
+      OutputCheck entry;
+      entry.comparison.mismatches = check->getInteger("mismatches").value_or(0);
+      entry.comparison.maxAbsError = check->getNumber("max_abs_error").value_or(0);
+      entry.comparison.maxRelError = check->getNumber("max_rel_error").value_or(0);
+      entry.comparison.firstMismatch =
+          check->getInteger("first_mismatch").value_or(-1);
+      entry.comparison.hasNaN = check->getBoolean("has_nan").value_or(false);
+      entry.got = check->getNumber("got").value_or(0);
+      entry.expected = check->getNumber("expected").value_or(0);
+      result.checks.push_back(entry);
+    }
+  return result;
+}
+} // namespace
+
+FailureOr<std::unique_ptr<CandidateEvaluator>>
+CandidateEvaluator::create(ModuleOp payload, const EvaluationOptions &options) {
+  std::unique_ptr<CandidateEvaluator> evaluator(
+      new CandidateEvaluator(payload, options));
+  FailureOr<EntrySignature> signature =
+      readEntrySignature(payload, options.entry);
+  if (failed(signature))
+    return failure();
+  evaluator->signature = *signature;
+  evaluator->signature.allocate(options.inputSeed, evaluator->inputs,
+                                evaluator->outputs);
+  evaluator->callFlops = extractTasks(payload).totalFlops();
+  if (options.check) {
+    OwningOpRef<ModuleOp> reference = payload.clone();
+    auto jit = lowerAndCompile(*reference, options, "loops");
+    if (!jit) {
+      llvm::errs() << "tcl: cannot compile the naive-loops reference: "
+                   << llvm::toString(jit.takeError()) << "\n";
+      return failure();
+    }
+    std::vector<HostTensor> referenceInputs;
+    evaluator->signature.allocate(options.inputSeed, referenceInputs,
+                                  evaluator->references);
+    if (llvm::Error error = (*jit)->call(options.entry, referenceInputs,
+                                         evaluator->references)) {
+      llvm::errs() << "tcl: " << llvm::toString(std::move(error)) << "\n";
+      return failure();
+    }
+  }
+  return std::move(evaluator);
+}
+
+std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
+                                             llvm::StringRef fallback) {
+  CandidateResult result;
+  std::string diagnostics;
+  ScopedDiagnosticHandler collect(payload->getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      if (!diagnostics.empty())
+        diagnostics += "; ";
+      diagnostics += diag.str();
+    }
+    return success();
+  });
+  auto fail = [&](llvm::StringRef why) {
+    result.failure = why.str();
+    if (!diagnostics.empty())
+      result.failure += ": " + diagnostics;
+    return llvm::formatv("{0}", toJson(result)).str();
+  };
+
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = payload.clone();
+  if (schedule && failed(applySchedule(*module, schedule)))
+    return fail("the schedule failed to apply");
+  CpuLoweringOptions lowering;
+  lowering.cpu = opts.cpu;
+  lowering.features = opts.features;
+  lowering.threads = opts.threads;
+  lowering.schedule = fallback.str();
+  PassManager pm(module->getContext());
+  if (failed(buildCpuLoweringPipeline(pm, lowering)) || failed(pm.run(*module)))
+    return fail("lowering failed");
+  result.vectorOps = countVectorOps(*module);
+  llvm::Expected<CpuTarget> target =
+      CpuTarget::resolve(opts.cpu, opts.features, opts.threads);
+  if (!target)
+    return fail(llvm::toString(target.takeError()));
+  auto jit = JitModule::compile(*module, *target);
+  if (!jit)
+    return fail("JIT compilation failed: " + llvm::toString(jit.takeError()));
+  result.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  auto call = (*jit)->bind(opts.entry, inputs, outputs);
+  if (!call)
+    return fail(llvm::toString(call.takeError()));
+  result.timing = measure(*call, opts.warmup, std::max(1u, opts.repeats));
+
+  for (const HostTensor &output : outputs) {
+    OutputSummary summary{output.typeString(), output.at(0), output.at(0), 0};
+    double sum = 0;
+    for (int64_t i = 0; i < output.numElements(); ++i) {
+      summary.min = std::min(summary.min, output.at(i));
+      summary.max = std::max(summary.max, output.at(i));
+      sum += output.at(i);
+    }
+    summary.mean = sum / output.numElements();
+    result.outputs.push_back(summary);
+  }
+  bool matches = true;
+  if (opts.check) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      OutputCheck check;
+      check.comparison =
+          outputs[i].compare(references[i], opts.absTolerance, opts.relTolerance);
+      if (!check.comparison.ok() && check.comparison.firstMismatch >= 0) {
+        check.got = outputs[i].at(check.comparison.firstMismatch);
+        check.expected = references[i].at(check.comparison.firstMismatch);
+      }
+      matches &= check.comparison.ok();
+      result.checks.push_back(check);
+    }
+  }
+  result.ok = matches;
+  if (!matches)
+    result.failure = "outputs differ from the reference";
+  return llvm::formatv("{0}", toJson(result)).str();
+}
+
+CandidateResult CandidateEvaluator::evaluate(ModuleOp schedule,
+                                             llvm::StringRef fallback) {
+  bool wantsVectors = false;
+  if (schedule)
+    schedule.walk([&](Operation *op) {
+      wantsVectors |= isa<transform::VectorizeOp,
+                          transform::VectorizeChildrenAndApplyPatternsOp>(op);
+    });
+  else
+    wantsVectors = fallback == "default";
+  CandidateResult result;
+  if (opts.isolate) {
+    llvm::Expected<std::string> text = runIsolated(
+        [&] { return evaluateHere(schedule, fallback); }, opts.limits);
+    if (!text) {
+      result.failure = llvm::toString(text.takeError());
+      result.wantsVectors = wantsVectors;
+      return result;
+    }
+    result = fromJson(*text);
+  } else {
+    result = fromJson(evaluateHere(schedule, fallback));
+  }
+  result.wantsVectors = wantsVectors;
+  return result;
+}
