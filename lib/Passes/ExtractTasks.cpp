@@ -1,6 +1,10 @@
 //===- ExtractTasks.cpp - The tcl-extract-tasks pass ----------------------===//
 
 #include "tcl/Passes/Passes.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "tcl/Task/TaskExtraction.h"
 #include "tcl/Task/TaskJson.h"
 #include "tcl/Task/TaskTable.h"
@@ -27,6 +31,39 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
                          << "' (expected 'json' or 'table')";
       return signalPassFailure();
     }
+    if (!outlineDir.empty()) {
+      if (std::error_code ec = llvm::sys::fs::create_directories(outlineDir)) {
+        module.emitError() << "cannot create '" << outlineDir
+                           << "': " << ec.message();
+        return signalPassFailure();
+      }
+    }
+    // The first occurrence of each task, written as a module of its own.
+    llvm::StringSet<> outlined;
+    bool outlineFailed = false;
+    auto outline = [&](const TaskOccurrence &occurrence, const Task &task) {
+      if (outlineDir.empty() || !outlined.insert(task.key).second)
+        return;
+      std::string whyNot;
+      auto taskModule = outlineTask(occurrence, whyNot);
+      if (failed(taskModule)) {
+        occurrence.anchor->emitWarning()
+            << "cannot outline task " << task.key << ": " << whyNot;
+        return;
+      }
+      llvm::SmallString<128> path(outlineDir.getValue());
+      llvm::sys::path::append(path, std::string(stringifyTaskKind(task.kind)) +
+                                        "_" + task.key + ".mlir");
+      std::string error;
+      std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+      if (!file) {
+        module.emitError() << "cannot write '" << path << "': " << error;
+        outlineFailed = true;
+        return;
+      }
+      (*taskModule)->print(file->os());
+      file->keep();
+    };
     // Diagnose at the op itself so the user gets file:line:col.
     TaskSet tasks = extractTasks(
         module, [&](Operation *op, const Classification &cls) {
@@ -37,7 +74,10 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
           if (!allowUnsupported)
             diag.attachNote() << "pass allow-unsupported=true to list such "
                                  "ops and extract the rest";
-        });
+        },
+        outline);
+    if (outlineFailed)
+      return signalPassFailure();
 
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> output =

@@ -38,9 +38,10 @@ std::string tcl::writeCpuTemplate(linalg::LinalgOp anchor, TaskKind kind,
 FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
                                                     const CpuTarget &target) {
   llvm::StringMap<Operation *> anchorByKey;
-  TaskSet tasks = extractTasks(payload, {}, [&](Operation *anchor, const Task &task) {
-    anchor->setAttr(kTaskAttrName, StringAttr::get(anchor->getContext(), task.key));
-    anchorByKey.try_emplace(task.key, anchor);
+  TaskSet tasks = annotateTasks(payload);
+  payload.walk([&](Operation *op) {
+    if (auto key = op->getAttrOfType<StringAttr>(kTaskAttrName))
+      anchorByKey.try_emplace(key.getValue(), op);
   });
   std::string text =
       "module attributes {transform.with_named_sequence} {\n";

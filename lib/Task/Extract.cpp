@@ -148,7 +148,7 @@ static Task makeTask(const Candidate &candidate) {
 TaskSet tcl::extractTasks(
     ModuleOp module,
     function_ref<void(Operation *, const Classification &)> onUnsupported,
-    function_ref<void(Operation *, const Task &)> onOccurrence) {
+    function_ref<void(const TaskOccurrence &, const Task &)> onOccurrence) {
   TaskSet result;
   std::vector<Candidate> candidates;
   llvm::DenseSet<Operation *> absorbed;
@@ -193,14 +193,17 @@ TaskSet tcl::extractTasks(
     ++grouped.weight;
     grouped.locations.push_back(formatLocation(candidate.op->getLoc()));
     if (onOccurrence)
-      onOccurrence(candidate.op, grouped);
+      onOccurrence({candidate.op, candidate.consumers}, grouped);
   }
   return result;
 }
 
 TaskSet tcl::annotateTasks(ModuleOp module) {
-  return extractTasks(module, {}, [](Operation *anchor, const Task &task) {
-    anchor->setAttr(kTaskAttrName,
-                    StringAttr::get(anchor->getContext(), task.key));
-  });
+  return extractTasks(module, {},
+                      [](const TaskOccurrence &occurrence, const Task &task) {
+                        occurrence.anchor->setAttr(
+                            kTaskAttrName,
+                            StringAttr::get(occurrence.anchor->getContext(),
+                                            task.key));
+                      });
 }

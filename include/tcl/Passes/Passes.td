@@ -41,6 +41,10 @@ def TclExtractTasks : Pass<"tcl-extract-tasks", "mlir::ModuleOp"> {
            "Report ops that cannot be tuned as warnings and succeed">,
     Option<"format", "format", "std::string", /*default=*/"\"json\"",
            "'json' (the machine-readable report) or 'table' (for people)">,
+    Option<"outlineDir", "outline-dir", "std::string", /*default=*/"\"\"",
+           "Also write each task (its first occurrence, with its fused "
+           "consumers) as a module of its own, <kind>_<key>.mlir, into this "
+           "directory">,
   ];
 }
 

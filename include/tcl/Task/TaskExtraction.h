@@ -6,6 +6,7 @@
 #include "tcl/Task/Task.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/Error.h"
 
@@ -40,16 +41,32 @@ int64_t shapedTypeBytes(mlir::Type type);
 /// Bytes read and written by `op` when run on its own.
 int64_t countBytes(mlir::Operation *op);
 
+/// One occurrence of a task in a module: the tunable op and the elementwise
+/// consumers fused into it, in chain order.
+struct TaskOccurrence {
+  mlir::Operation *anchor;
+  llvm::ArrayRef<mlir::Operation *> consumers;
+};
+
 /// Extracts and groups the tasks of every function in `module`. Each op
 /// that cannot be tuned is also handed to `onUnsupported`, so that callers
 /// can diagnose it at its location without classifying it again; each
-/// occurrence of a task is handed to `onOccurrence` with its anchor op.
+/// occurrence of a task is handed to `onOccurrence`.
 TaskSet extractTasks(
     mlir::ModuleOp module,
     llvm::function_ref<void(mlir::Operation *, const Classification &)>
         onUnsupported = {},
-    llvm::function_ref<void(mlir::Operation *anchor, const Task &)>
+    llvm::function_ref<void(const TaskOccurrence &, const Task &)>
         onOccurrence = {});
+
+/// A module with one function, `@forward`, that computes one occurrence of a
+/// task on its own: the anchor op and its fused consumers, with every tensor
+/// they read as an argument, except accumulators initialized by a constant
+/// `linalg.fill`, which are rebuilt inside. This is how a task is measured
+/// alone (benchmarks, datasets). Fails, saying why, when an op reads a
+/// scalar that is not a constant.
+llvm::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+outlineTask(const TaskOccurrence &occurrence, std::string &whyNot);
 
 /// The attribute that names an anchor op's task key, which is how a
 /// schedule's Transform script finds the ops it schedules.
