@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/TuneExtension/TuneExtensionOps.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace tcl {
 #define GEN_PASS_DEF_TCLPRINTSPACE
@@ -67,7 +68,10 @@ struct PrintSpacePass : public tcl::impl::TclPrintSpaceBase<PrintSpacePass> {
       if (failed(taskSpace))
         return signalPassFailure();
       os << "@" << sequence.getSymName() << " ("
-         << sequence->getAttrOfType<StringAttr>("tcl.kind").getValue() << ")\n";
+         << sequence->getAttrOfType<StringAttr>("tcl.kind").getValue();
+      if (auto flops = sequence->getAttrOfType<IntegerAttr>("tcl.flops"))
+        os << llvm::formatv(", {0:F6} GFLOP", flops.getInt() / 1e9);
+      os << ")\n";
       printSpace(*taskSpace, os, "  ");
       ++templates;
     }

@@ -57,15 +57,18 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
   int64_t lanes = w.lanes(elementBits);
 
   std::string cacheM = w.knob(
-      "cache_m", dividingOptions(sizeM, {16, 32, 48, 64, 96, 128, 192, 256}, 256));
+      "cache_m", dividingOptions(sizeM, {16, 24, 32, 48, 64, 96, 128, 192, 256}, 256));
   std::string cacheN = w.knob(
-      "cache_n", dividingOptions(sizeN, {32, 64, 128, 256, 512}, 512));
+      "cache_n", dividingOptions(sizeN, {32, 40, 48, 64, 96, 100, 128, 192, 200,
+                                         250, 256, 384, 500, 512},
+                                 1024));
   std::string cacheK = w.knob(
-      "cache_k", dividingOptions(sizeK, {32, 64, 128, 256, 512}, 512));
+      "cache_k", dividingOptions(sizeK, {32, 64, 128, 256, 512}, 2048));
   std::string order = w.knob("order", {0, 1, 2, 3});
   std::string regM = w.knob("reg_m", optionsUpTo(sizeM, {1, 2, 3, 4, 5, 6, 8, 12, 14}));
   std::vector<int64_t> regNOptions =
-      optionsUpTo(sizeN, {lanes, 2 * lanes, 3 * lanes, 4 * lanes});
+      optionsUpTo(sizeN, {lanes, 2 * lanes, 3 * lanes, 4 * lanes, 6 * lanes,
+                          8 * lanes});
   std::string regN = w.knob("reg_n", regNOptions);
   std::string regK = w.knob("reg_k", optionsUpTo(sizeK, {1, 2, 4}));
   w.constrain("reg_m <= cache_m");

@@ -4,9 +4,9 @@
 // one output row and one filter row, which `transform.structured.decompose`
 // turns into the 1-D forms the linalg vectorizer handles (outer products
 // over output width x output channels, one per filter tap). The knobs: cache
-// tiles of output rows, output channels and input channels (the reduction),
-// their order, and the register tile of output columns x channels, with
-// remainders peeled.
+// tiles of output rows and columns, output channels and input channels (the
+// reduction), their order, and the register tile of output columns x
+// channels x input channels, with remainders peeled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,20 +51,26 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
   int64_t lanes = w.lanes(elementBits);
 
   std::string cacheOh =
-      w.knob("cache_oh", dividingOptions(bounds[oh], {1, 2, 4, 7, 8, 14, 16, 28}, 0));
+      w.knob("cache_oh", dividingOptions(bounds[oh], {1, 2, 4, 7, 8, 14, 16, 28}, 16));
   std::string cacheC =
-      w.knob("cache_c", dividingOptions(bounds[channel], {16, 32, 64, 128, 256}, 512));
+      w.knob("cache_c", dividingOptions(bounds[channel],
+                                         {16, 24, 32, 48, 64, 96, 128, 160, 192,
+                                          240, 256, 320, 480},
+                                         512));
   std::string cacheIc =
       inputChannel
           ? w.knob("cache_ic", dividingOptions(bounds[*inputChannel],
                                                {16, 32, 64, 128, 256}, 512))
           : "";
+  std::string cacheOw =
+      w.knob("cache_ow", dividingOptions(bounds[ow], {7, 8, 14, 16, 28, 32}, 256));
   std::string order = w.knob("order", {0, 1});
   std::string regW = w.knob("reg_w", optionsUpTo(bounds[ow], {1, 2, 3, 4, 6, 7, 8, 14}));
+  w.constrain("reg_w <= cache_ow");
   std::string regC = w.knob(
       "reg_c", optionsUpTo(bounds[channel], {lanes, 2 * lanes, 4 * lanes}));
   std::string regIc =
-      inputChannel ? w.knob("reg_ic", optionsUpTo(bounds[*inputChannel], {1, 2, 4, 8}))
+      inputChannel ? w.knob("reg_ic", optionsUpTo(bounds[*inputChannel], {1, 2, 4, 8, 16}))
                    : "";
   w.constrain("reg_c <= cache_c");
   if (inputChannel)
@@ -80,6 +86,7 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
     if (batch != channel)
       cache[batch] = "1";
   cache[oh] = cacheOh;
+  cache[ow] = cacheOw;
   cache[channel] = cacheC;
   if (inputChannel)
     cache[*inputChannel] = cacheIc;

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace tcl;
@@ -53,7 +54,14 @@ FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
     if (task.kind == TaskKind::Softmax)
       continue;
     auto anchor = cast<linalg::LinalgOp>(anchorByKey[task.key]);
-    text += writeCpuTemplate(anchor, task.kind, task.key, target);
+    std::string sequence = writeCpuTemplate(anchor, task.kind, task.key, target);
+    // The task's work, for tools that weigh spaces (tcl-print-space).
+    size_t attributes = sequence.find("attributes {");
+    sequence.insert(attributes + 12,
+                    llvm::formatv("tcl.flops = {0} : i64, ",
+                                  static_cast<int64_t>(task.flops))
+                        .str());
+    text += sequence;
     main += "    transform.include @tcl_" + task.key +
             " failures(propagate) (%root) : (!transform.any_op) -> ()\n";
   }

@@ -4,9 +4,10 @@
 // elementwise generics, row reductions, transposes, grouped convolutions.
 // The innermost loop becomes the vector dimension (a multiple of the vector
 // width, or the whole loop when it is short); the loop outside it is the
-// register tile's second dimension; the outermost loop is cache-tiled, and
-// the two outer tiles can be visited in either order. Vector tiles stay
-// within 1024 elements (larger ones explode LLVM's compile time).
+// register tile's second dimension; both are cache-tiled, as is the
+// outermost loop, and the cache tiles are visited in row or column order.
+// Vector tiles stay within 1024 elements (larger ones explode LLVM's
+// compile time).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,37 +30,45 @@ void tcl::writeGenericTemplate(TemplateWriter &w, linalg::LinalgOp op) {
   std::vector<std::string> cache(loops, "0"), reg(loops, "1");
   std::string vector = w.knob(
       "vector", dividingOptions(bounds[inner],
-                                {lanes, 2 * lanes, 4 * lanes, 8 * lanes}, 4 * lanes));
+                                {lanes, 2 * lanes, 4 * lanes, 8 * lanes, 16 * lanes},
+                                4 * lanes));
   reg[inner] = vector;
-  std::string order = w.knob("order", {0, 1});
-  (void)order;
+  std::string order =
+      w.knob("order", loops >= 2 ? std::vector<int64_t>{0, 1}
+                                 : std::vector<int64_t>{0});
+  std::string innerCache = w.knob(
+      "cache_inner",
+      dividingOptions(bounds[inner],
+                      {32, 64, 96, 128, 192, 256, 384, 512, 768, 1024}, 1024));
+  cache[inner] = innerCache;
+  w.constrain("cache_inner % vector == 0");
   if (loops >= 2) {
     unsigned second = loops - 2;
     std::string rows = w.knob(
-        "rows", dividingOptions(bounds[second], {1, 2, 4, 8, 16}, 1));
+        "rows", dividingOptions(bounds[second], {1, 2, 3, 4, 6, 8, 12, 16}, 1));
     reg[second] = rows;
+    // Vector tiles beyond 1024 elements explode LLVM's compile time.
     w.constrain("rows * vector <= 1024");
-    std::string outerTile = w.knob(
-        "cache_outer",
-        dividingOptions(bounds[0], {1, 2, 4, 8, 16, 32, 64}, 64));
-    if (loops >= 3)
-      cache[0] = outerTile;
-    else
-      w.constrain(llvm::formatv("cache_outer == {0}", bounds[0]).str());
-    std::string innerCache = w.knob(
-        "cache_inner", dividingOptions(bounds[inner], {64, 128, 256, 512}, 512));
-    cache[inner] = innerCache;
-    w.constrain("vector <= cache_inner && cache_inner % vector == 0");
+    std::string rowCache = w.knob(
+        "cache_rows",
+        dividingOptions(bounds[second], {1, 2, 4, 8, 16, 32, 64, 128}, 128));
+    cache[second] = rowCache;
+    w.constrain("cache_rows % rows == 0");
   }
-  // The order knob swaps the two outermost cache loops.
+  if (loops >= 3) {
+    std::string outerTile = w.knob(
+        "cache_outer", dividingOptions(bounds[0], {1, 2, 4, 8, 16, 32, 64}, 64));
+    cache[0] = outerTile;
+  }
+  // Order 1 visits the innermost loop's cache tiles outermost (column
+  // strips), order 0 keeps the loops' own order (row strips).
   auto tiles = [&](bool swapped) {
     std::vector<int64_t> interchange(loops);
     std::iota(interchange.begin(), interchange.end(), 0);
     if (swapped && loops >= 2)
-      std::swap(interchange[0], interchange[inner]);
-    std::string target = "%op";
-    if (llvm::any_of(cache, [](const std::string &s) { return s != "0"; }))
-      target = w.tile("%op", cache, interchange).first;
+      std::rotate(interchange.begin(), interchange.begin() + inner,
+                  interchange.end());
+    std::string target = w.tile("%op", cache, interchange).first;
     std::vector<int64_t> identity(loops);
     std::iota(identity.begin(), identity.end(), 0);
     auto [regTiled, regLoops] = w.tile(target, reg, identity);
