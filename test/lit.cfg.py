@@ -30,6 +30,7 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%models", config.tcl_models_dir))
 config.substitutions.append(("%zoo", config.tcl_zoo_dir))
 config.substitutions.append(("%tcl_src_root", config.tcl_src_root))
+config.substitutions.append(("%tcl_obj_root", config.tcl_obj_root))
 
 if os.path.isdir(config.tcl_models_dir):
     config.available_features.add("shared-models")

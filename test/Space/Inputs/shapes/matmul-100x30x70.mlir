@@ -1,0 +1,7 @@
+func.func @forward(%a0: tensor<100x30xf32>, %a1: tensor<30x70xf32>) -> tensor<100x70xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x70xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<100x70xf32>) -> tensor<100x70xf32>
+  %r = linalg.matmul ins(%a0, %a1 : tensor<100x30xf32>, tensor<30x70xf32>) outs(%init : tensor<100x70xf32>) -> tensor<100x70xf32>
+  return %r : tensor<100x70xf32>
+}
