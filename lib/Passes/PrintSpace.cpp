@@ -52,7 +52,7 @@ struct PrintSpacePass : public tcl::impl::TclPrintSpaceBase<PrintSpacePass> {
       return;
     }
 
-    llvm::Expected<tcl::CpuTarget> target = tcl::CpuTarget::resolve(cpu, features);
+    llvm::Expected<tcl::CpuTarget> target = tcl::CpuTarget::resolve(cpu, features, threads);
     if (!target) {
       module.emitError() << llvm::toString(target.takeError());
       return signalPassFailure();

@@ -112,6 +112,12 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
   w.constrain("pack_b != 0 || cache_panels == 1");
   w.constrain("pack_b == 0 || cache_panels * reg_n == cache_n");
 
+  SmallVector<unsigned> parallelLoops(dims.batch.begin(), dims.batch.end());
+  parallelLoops.append(dims.m.begin(), dims.m.end());
+  parallelLoops.append(dims.n.begin(), dims.n.end());
+  std::string target = w.splitAcrossThreads("%op", bounds, parallelLoops,
+                                            {{m, cacheM}, {n, cacheN}});
+
   // A region body: cache tiles in the chosen order, then the register tile
   // with N outside M so that a B micro-panel is reused across the M strip.
   // Yields the register M and N loops.
@@ -162,17 +168,17 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
                        "!transform.any_op",
                        pack));
   w.line("{");
-  std::string unpacked = orderAlternatives("%op", /*packed=*/false);
+  std::string unpacked = orderAlternatives(target, /*packed=*/false);
   w.line("transform.yield %" + unpacked + "#0, %" + unpacked +
          "#1 : !transform.any_op, !transform.any_op");
   w.line("}");
   for (int64_t width : panelWidths) {
     w.line("{");
     std::string packedOp = w.fresh("packed");
-    w.line(llvm::formatv("{0} = transform.structured.pack %op packed_sizes = "
-                         "[0, {1}, 0] : (!transform.any_op) -> "
+    w.line(llvm::formatv("{0} = transform.structured.pack {1} packed_sizes = "
+                         "[0, {2}, 0] : (!transform.any_op) -> "
                          "(!transform.op<\"linalg.generic\">)",
-                         packedOp, width));
+                         packedOp, target, width));
     std::string packB = w.fresh("pack_b");
     w.line(llvm::formatv("{0} = transform.get_producer_of_operand {1}[1] : "
                          "(!transform.op<\"linalg.generic\">) -> "

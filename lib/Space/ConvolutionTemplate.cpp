@@ -103,6 +103,14 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
   if (inputChannel)
     reg[*inputChannel] = regIc;
 
+  SmallVector<unsigned> parallelLoops;
+  for (auto [loop, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (type == utils::IteratorType::parallel)
+      parallelLoops.push_back(loop);
+  std::string target = w.splitAcrossThreads(
+      "%op", bounds, parallelLoops,
+      {{oh, cacheOh}, {ow, cacheOw}, {channel, cacheC}});
+
   // Order 0 visits channels outside rows (weights reused across rows);
   // order 1 rows outside channels (the input row reused across channels).
   auto tiles = [&](bool channelsOutside) {
@@ -118,7 +126,7 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
       if (!llvm::is_contained(interchange, loop))
         interchange.push_back(loop);
     auto [cacheTiled, cacheLoops] =
-        w.tile("%op", cache, std::vector<int64_t>(interchange.begin(), interchange.end()));
+        w.tile(target, cache, std::vector<int64_t>(interchange.begin(), interchange.end()));
     std::vector<int64_t> identity(loops);
     std::iota(identity.begin(), identity.end(), 0);
     auto [regTiled, regLoops] = w.tile(cacheTiled, reg, identity);

@@ -28,6 +28,7 @@ void tcl::writeGenericTemplate(TemplateWriter &w, linalg::LinalgOp op) {
   // Reductions other than the innermost loop are visited one step at a time
   // inside the tile; parallel loops outside the two tiled ones take tile 1.
   std::vector<std::string> cache(loops, "0"), reg(loops, "1");
+  std::vector<std::pair<unsigned, std::string>> cacheKnobOfLoop;
   std::string vector = w.knob(
       "vector", dividingOptions(bounds[inner],
                                 {lanes, 2 * lanes, 4 * lanes, 8 * lanes, 16 * lanes},
@@ -41,6 +42,7 @@ void tcl::writeGenericTemplate(TemplateWriter &w, linalg::LinalgOp op) {
       dividingOptions(bounds[inner],
                       {32, 64, 96, 128, 192, 256, 384, 512, 768, 1024}, 1024));
   cache[inner] = innerCache;
+  cacheKnobOfLoop.push_back({inner, innerCache});
   w.constrain("cache_inner % vector == 0");
   if (loops >= 2) {
     unsigned second = loops - 2;
@@ -53,13 +55,21 @@ void tcl::writeGenericTemplate(TemplateWriter &w, linalg::LinalgOp op) {
         "cache_rows",
         dividingOptions(bounds[second], {1, 2, 4, 8, 16, 32, 64, 128}, 128));
     cache[second] = rowCache;
+    cacheKnobOfLoop.push_back({second, rowCache});
     w.constrain("cache_rows % rows == 0");
   }
   if (loops >= 3) {
     std::string outerTile = w.knob(
         "cache_outer", dividingOptions(bounds[0], {1, 2, 4, 8, 16, 32, 64}, 64));
     cache[0] = outerTile;
+    cacheKnobOfLoop.push_back({0, outerTile});
   }
+  SmallVector<unsigned> parallelLoops;
+  for (auto [loop, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (type == utils::IteratorType::parallel)
+      parallelLoops.push_back(loop);
+  std::string target =
+      w.splitAcrossThreads("%op", bounds, parallelLoops, cacheKnobOfLoop);
   // Order 1 visits the innermost loop's cache tiles outermost (column
   // strips), order 0 keeps the loops' own order (row strips).
   auto tiles = [&](bool swapped) {
@@ -68,10 +78,10 @@ void tcl::writeGenericTemplate(TemplateWriter &w, linalg::LinalgOp op) {
     if (swapped && loops >= 2)
       std::rotate(interchange.begin(), interchange.begin() + inner,
                   interchange.end());
-    std::string target = w.tile("%op", cache, interchange).first;
+    std::string cacheTiled = w.tile(target, cache, interchange).first;
     std::vector<int64_t> identity(loops);
     std::iota(identity.begin(), identity.end(), 0);
-    auto [regTiled, regLoops] = w.tile(target, reg, identity);
+    auto [regTiled, regLoops] = w.tile(cacheTiled, reg, identity);
     w.markForVectorization(regTiled);
     w.line("transform.yield");
   };

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <numeric>
+
 using namespace tcl;
 
 std::vector<int64_t> tcl::dividingOptions(int64_t size,
@@ -87,6 +89,47 @@ TemplateWriter::tile(llvm::StringRef target, llvm::ArrayRef<std::string> sizes,
   text += " : (" + llvm::join(operandTypes, ", ") + ") -> (" + resultTypes + ")";
   line(text);
   return {tiled, loops};
+}
+
+std::string TemplateWriter::splitAcrossThreads(
+    llvm::StringRef op, llvm::ArrayRef<int64_t> bounds,
+    llvm::ArrayRef<unsigned> parallelLoops,
+    const std::vector<std::pair<unsigned, std::string>> &cacheKnobOfLoop) {
+  int64_t threads = target.threads;
+  std::vector<unsigned> candidates;
+  for (unsigned loop : parallelLoops)
+    if (threads > 1 && bounds[loop] >= threads && bounds[loop] % threads == 0)
+      candidates.push_back(loop);
+  if (candidates.empty())
+    return op.str();
+  std::vector<int64_t> regions(candidates.size());
+  std::iota(regions.begin(), regions.end(), 0);
+  std::string choice = knob("thread_dim", regions);
+  for (auto [region, loop] : llvm::enumerate(candidates))
+    for (const auto &[tiledLoop, cacheKnob] : cacheKnobOfLoop)
+      if (tiledLoop == loop && !cacheKnob.empty())
+        constrain(llvm::formatv("thread_dim != {0} || {1} % {2} == 0", region,
+                                bounds[loop] / threads,
+                                llvm::StringRef(cacheKnob).drop_front())
+                      .str());
+  std::string inside = fresh("per_thread");
+  line(llvm::formatv("{0} = transform.tune.alternatives<\"thread_dim\"> "
+                     "selected_region = {1} : !transform.param<i64> -> "
+                     "!transform.any_op",
+                     inside, choice));
+  for (unsigned loop : candidates) {
+    std::vector<std::string> sizes(bounds.size(), "0");
+    sizes[loop] = std::to_string(bounds[loop] / threads);
+    std::string tiled = fresh("thread_tile");
+    line("{");
+    line(llvm::formatv("{0}, {0}_forall = transform.structured.tile_using_forall "
+                       "{1} tile_sizes [{2}] : (!transform.any_op) -> "
+                       "(!transform.any_op, !transform.any_op)",
+                       tiled, op, llvm::join(sizes, ", ")));
+    line("transform.yield " + tiled + " : !transform.any_op");
+    line("}");
+  }
+  return inside;
 }
 
 void TemplateWriter::peel(llvm::StringRef loop) {

@@ -76,6 +76,18 @@ public:
          " \"tcl.task\" = %task_key : !transform.any_op, !transform.any_param");
   }
 
+  /// With a multi-threaded target, splits one parallel loop of `op` across
+  /// an scf.forall of `threads` iterations (OpenMP threads after lowering).
+  /// The "thread_dim" knob picks the loop among `parallelLoops` that the
+  /// thread count divides; the cache tile of the chosen loop (the knob in
+  /// `cacheKnobOfLoop`, an SSA name) must divide its per-thread share.
+  /// Returns the handle of the op inside the forall (`op` itself when
+  /// single-threaded or when no loop divides).
+  std::string splitAcrossThreads(
+      llvm::StringRef op, llvm::ArrayRef<int64_t> bounds,
+      llvm::ArrayRef<unsigned> parallelLoops,
+      const std::vector<std::pair<unsigned, std::string>> &cacheKnobOfLoop);
+
   /// Peels the remainder of `loop`, if it has one, into its own loop (a
   /// loop the tile divides has nothing to peel, which is not an error).
   void peel(llvm::StringRef loop);

@@ -65,6 +65,8 @@ def TclPrintSpace : Pass<"tcl-print-space", "mlir::ModuleOp"> {
            "LLVM CPU name the spaces are built for ('host': this machine)">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads the schedules may use (adds the thread_dim knob)">,
   ];
 }
 
@@ -87,6 +89,8 @@ def TclCpuSpace : Pass<"tcl-cpu-space", "mlir::ModuleOp"> {
            "LLVM CPU name the space is built for ('host': this machine)">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads the schedules may use (adds the thread_dim knob)">,
   ];
 }
 
