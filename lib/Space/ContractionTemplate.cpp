@@ -14,6 +14,8 @@
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tcl;
 
@@ -112,6 +114,14 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
   w.constrain("pack_b != 0 || cache_panels == 1");
   w.constrain("pack_b == 0 || cache_panels * reg_n == cache_n");
 
+  // Fusing the elementwise consumers (bias, activation) into the cache
+  // tiles of the output; not with packing (which rewrites the op) nor with
+  // threads (the split would have to move to the consumer).
+  bool canFuse = w.fusedConsumers() > 0 && w.cpu().threads == 1;
+  std::string fuse = canFuse ? w.knob("fuse", {0, 1}) : "";
+  if (canFuse)
+    w.constrain("fuse == 0 || pack_b == 0");
+
   SmallVector<unsigned> parallelLoops(dims.batch.begin(), dims.batch.end());
   parallelLoops.append(dims.m.begin(), dims.m.end());
   parallelLoops.append(dims.n.begin(), dims.n.end());
@@ -121,8 +131,9 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
   // A region body: cache tiles in the chosen order, then the register tile
   // with N outside M so that a B micro-panel is reused across the M strip.
   // Yields the register M and N loops.
+  AffineMap outputMap = op.getIndexingMapsArray().back();
   auto tileBody = [&](llvm::StringRef target, const int64_t orderDims[3],
-                      bool packed) {
+                      bool packed, bool fused) {
     unsigned packedLoops = packed ? loops + 1 : loops;
     LoopSizes cache(packedLoops, "1"), reg(packedLoops, "1");
     cache.sizes[m] = cacheM;
@@ -140,7 +151,31 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
       cacheOrder.push_back(loops);
       registerOrder.push_back(loops);
     }
-    auto [cacheTiled, cacheLoops] = w.tile(target, cache.sizes, cacheOrder);
+    std::string cacheTiled;
+    if (fused) {
+      // The consumer's loops are the output's dims (batch, m, n): tile
+      // them, fuse the chain and the contraction in, then tile K.
+      std::vector<std::string> consumerSizes;
+      std::vector<int64_t> consumerOrder;
+      for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
+        consumerSizes.push_back(cache.sizes[outputMap.getDimPosition(result)]);
+      for (int64_t loop : cacheOrder)
+        for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
+          if (outputMap.getDimPosition(result) == loop)
+            consumerOrder.push_back(result);
+      w.fuseIntoConsumer(consumerSizes, consumerOrder);
+      std::string contraction = w.fresh("fused_contraction");
+      w.line(contraction + " = transform.structured.match attributes "
+             "{tcl.task = \"" + w.taskKey() + "\"} in %func : "
+             "(!transform.any_op) -> !transform.any_op");
+      std::vector<std::string> reduction(loops, "0");
+      reduction[k] = cacheK;
+      std::vector<int64_t> identity(loops);
+      std::iota(identity.begin(), identity.end(), 0);
+      cacheTiled = w.tile(contraction, reduction, identity).first;
+    } else {
+      cacheTiled = w.tile(target, cache.sizes, cacheOrder).first;
+    }
     auto [regTiled, regLoops] = w.tile(cacheTiled, reg.sizes, registerOrder);
     w.markForVectorization(regTiled);
     size_t first = regLoops.size() - 3;
@@ -148,7 +183,8 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
            " : !transform.any_op, !transform.any_op");
   };
   // One region per loop order, selected by the "order" knob.
-  auto orderAlternatives = [&](llvm::StringRef target, bool packed) {
+  auto orderAlternatives = [&](llvm::StringRef target, bool packed,
+                               bool fused) {
     std::string results = w.fresh("order_loops").substr(1);
     w.line(llvm::formatv("%{0}:2 = transform.tune.alternatives<\"order\"> "
                          "selected_region = {1} : !transform.param<i64> -> "
@@ -156,7 +192,7 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
                          results, order));
     for (const auto &orderDims : kOrders) {
       w.line("{");
-      tileBody(target, orderDims, packed);
+      tileBody(target, orderDims, packed, fused);
       w.line("}");
     }
     return results;
@@ -168,9 +204,24 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
                        "!transform.any_op",
                        pack));
   w.line("{");
-  std::string unpacked = orderAlternatives(target, /*packed=*/false);
-  w.line("transform.yield %" + unpacked + "#0, %" + unpacked +
-         "#1 : !transform.any_op, !transform.any_op");
+  if (canFuse) {
+    w.line("%unpacked_loops:2 = transform.tune.alternatives<\"fuse\"> "
+           "selected_region = " + fuse + " : !transform.param<i64> -> "
+           "!transform.any_op, !transform.any_op");
+    for (bool fused : {false, true}) {
+      w.line("{");
+      std::string loopsOfOrder = orderAlternatives(target, false, fused);
+      w.line("transform.yield %" + loopsOfOrder + "#0, %" + loopsOfOrder +
+             "#1 : !transform.any_op, !transform.any_op");
+      w.line("}");
+    }
+    w.line("transform.yield %unpacked_loops#0, %unpacked_loops#1 : "
+           "!transform.any_op, !transform.any_op");
+  } else {
+    std::string unpacked = orderAlternatives(target, false, false);
+    w.line("transform.yield %" + unpacked + "#0, %" + unpacked +
+           "#1 : !transform.any_op, !transform.any_op");
+  }
   w.line("}");
   for (int64_t width : panelWidths) {
     w.line("{");
@@ -196,7 +247,7 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
     w.line(llvm::formatv("{0} = transform.cast {1} : "
                          "!transform.op<\"linalg.generic\"> to !transform.any_op",
                          panelsAny, panels));
-    std::string packedLoops = orderAlternatives(panelsAny, /*packed=*/true);
+    std::string packedLoops = orderAlternatives(panelsAny, true, false);
     w.line("transform.yield %" + packedLoops + "#0, %" + packedLoops +
            "#1 : !transform.any_op, !transform.any_op");
     w.line("}");

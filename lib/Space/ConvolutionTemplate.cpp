@@ -111,9 +111,18 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
       "%op", bounds, parallelLoops,
       {{oh, cacheOh}, {ow, cacheOw}, {channel, cacheC}});
 
+  // Fusing the elementwise consumers (bias, ReLU, residual add): the last
+  // one is tiled at the cache level and the chain, convolution included, is
+  // fused into its loops (`transform.structured.fuse`), so the output tile
+  // is finished while it is in cache. Not with threads (the split would have
+  // to move to the consumer).
+  bool canFuse = w.fusedConsumers() > 0 && w.cpu().threads == 1;
+  std::string fuse = canFuse ? w.knob("fuse", {0, 1}) : "";
+  AffineMap outputMap = op.getIndexingMapsArray().back();
+
   // Order 0 visits channels outside rows (weights reused across rows);
   // order 1 rows outside channels (the input row reused across channels).
-  auto tiles = [&](bool channelsOutside) {
+  auto tiles = [&](bool channelsOutside, bool fused) {
     llvm::SmallVector<int64_t> interchange;
     for (unsigned loop : dims->batch)
       if (loop != channel)
@@ -125,8 +134,36 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
     for (unsigned loop = 0; loop < loops; ++loop)
       if (!llvm::is_contained(interchange, loop))
         interchange.push_back(loop);
-    auto [cacheTiled, cacheLoops] =
-        w.tile(target, cache, std::vector<int64_t>(interchange.begin(), interchange.end()));
+    std::string cacheTiled;
+    if (fused) {
+      // The consumer's loops are the output's dims: map each to the
+      // convolution loop it indexes, and keep only the reduction cache
+      // tile (input channels) for the convolution itself.
+      std::vector<std::string> consumerSizes;
+      std::vector<int64_t> consumerOrder;
+      for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
+        consumerSizes.push_back(cache[outputMap.getDimPosition(result)]);
+      for (int64_t loop : interchange)
+        for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
+          if (outputMap.getDimPosition(result) == loop)
+            consumerOrder.push_back(result);
+      w.fuseIntoConsumer(consumerSizes, consumerOrder);
+      std::string conv = w.fresh("fused_conv");
+      w.line(conv + " = transform.structured.match attributes {tcl.task = \"" +
+             w.taskKey() + "\"} in %func : (!transform.any_op) -> !transform.any_op");
+      cacheTiled = conv;
+      if (inputChannel) {
+        std::vector<std::string> reduction(loops, "0");
+        reduction[*inputChannel] = cacheIc;
+        std::vector<int64_t> identity(loops);
+        std::iota(identity.begin(), identity.end(), 0);
+        cacheTiled = w.tile(conv, reduction, identity).first;
+      }
+    } else {
+      cacheTiled = w.tile(target, cache,
+                          std::vector<int64_t>(interchange.begin(), interchange.end()))
+                       .first;
+    }
     std::vector<int64_t> identity(loops);
     std::iota(identity.begin(), identity.end(), 0);
     auto [regTiled, regLoops] = w.tile(cacheTiled, reg, identity);
@@ -144,17 +181,34 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
     w.line("transform.yield " + position(innerLoop) + ", " +
            position(outerLoop) + " : !transform.any_op, !transform.any_op");
   };
-  w.line(llvm::formatv("%register_loops:2 = transform.tune.alternatives"
-                       "<\"order\"> selected_region = {0} : "
-                       "!transform.param<i64> -> !transform.any_op, "
-                       "!transform.any_op",
-                       order));
-  w.line("{");
-  tiles(true);
-  w.line("}");
-  w.line("{");
-  tiles(false);
-  w.line("}");
+  auto orderAlternatives = [&](bool fused, std::string results) {
+    w.line(llvm::formatv("{0}:2 = transform.tune.alternatives"
+                         "<\"order\"> selected_region = {1} : "
+                         "!transform.param<i64> -> !transform.any_op, "
+                         "!transform.any_op",
+                         results, order));
+    w.line("{");
+    tiles(true, fused);
+    w.line("}");
+    w.line("{");
+    tiles(false, fused);
+    w.line("}");
+    return results;
+  };
+  if (canFuse) {
+    w.line("%register_loops:2 = transform.tune.alternatives<\"fuse\"> "
+           "selected_region = " + fuse + " : !transform.param<i64> -> "
+           "!transform.any_op, !transform.any_op");
+    for (bool fused : {false, true}) {
+      w.line("{");
+      std::string loopsOfOrder = orderAlternatives(fused, w.fresh("order_loops"));
+      w.line("transform.yield " + loopsOfOrder + "#0, " + loopsOfOrder +
+             "#1 : !transform.any_op, !transform.any_op");
+      w.line("}");
+    }
+  } else {
+    orderAlternatives(false, "%register_loops");
+  }
   w.peel("%register_loops#0");
   w.peel("%register_loops#1");
   w.line("%to_decompose = transform.structured.match attributes {tcl.task = " +

@@ -14,9 +14,9 @@ using namespace mlir;
 using namespace tcl;
 
 std::string tcl::writeCpuTemplate(linalg::LinalgOp anchor, TaskKind kind,
-                                  llvm::StringRef key,
+                                  llvm::StringRef key, unsigned fusedConsumers,
                                   const CpuTarget &target) {
-  TemplateWriter writer(key, stringifyTaskKind(kind), target);
+  TemplateWriter writer(key, stringifyTaskKind(kind), target, fusedConsumers);
   switch (kind) {
   case TaskKind::Matmul:
   case TaskKind::BatchMatmul:
@@ -54,7 +54,8 @@ FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
     if (task.kind == TaskKind::Softmax)
       continue;
     auto anchor = cast<linalg::LinalgOp>(anchorByKey[task.key]);
-    std::string sequence = writeCpuTemplate(anchor, task.kind, task.key, target);
+    std::string sequence = writeCpuTemplate(
+        anchor, task.kind, task.key, task.fusableConsumers.size(), target);
     // The task's work, for tools that weigh spaces (tcl-print-space).
     size_t attributes = sequence.find("attributes {");
     sequence.insert(attributes + 12,

@@ -132,6 +132,35 @@ std::string TemplateWriter::splitAcrossThreads(
   return inside;
 }
 
+void TemplateWriter::fuseIntoConsumer(llvm::ArrayRef<std::string> sizes,
+                                      llvm::ArrayRef<int64_t> interchange) {
+  std::string root = fresh("fusion_root");
+  line(llvm::formatv("{0} = transform.structured.match attributes "
+                     "{{tcl.fusion_root = \"{1}\"} in %root : "
+                     "(!transform.any_op) -> !transform.any_op",
+                     root, key));
+  std::vector<std::string> operandTypes{"!transform.any_op"};
+  unsigned loopCount = 0;
+  for (const std::string &size : sizes) {
+    if (size.front() == '%')
+      operandTypes.push_back("!transform.param<i64>");
+    loopCount += size != "0";
+  }
+  std::string results = "!transform.any_op";
+  for (unsigned i = 0; i < loopCount; ++i)
+    results += ", !transform.any_op";
+  std::string order;
+  llvm::raw_string_ostream os(order);
+  llvm::interleaveComma(interchange, os);
+  line(llvm::formatv("{0}, {0}_loops:{1} = transform.structured.fuse {2} "
+                     "tile_sizes [{3}] interchange [{4}] : ({5}) -> ({6})",
+                     fresh("fused"), loopCount, root, llvm::join(sizes, ", "),
+                     order, llvm::join(operandTypes, ", "), results));
+  // The unfused originals are dead now; remove them before the task's ops
+  // are matched again.
+  line("transform.apply_dce to %func : !transform.any_op");
+}
+
 void TemplateWriter::peel(llvm::StringRef loop) {
   std::string cast = fresh("for");
   line(llvm::formatv("{0} = transform.cast {1} : !transform.any_op to "

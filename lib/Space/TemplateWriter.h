@@ -38,8 +38,9 @@ std::vector<int64_t> optionsUpTo(int64_t size,
 class TemplateWriter {
 public:
   TemplateWriter(llvm::StringRef key, llvm::StringRef kindName,
-                 const CpuTarget &target)
-      : key(key.str()), kindName(kindName.str()), target(target) {}
+                 const CpuTarget &target, unsigned fusedConsumers)
+      : key(key.str()), kindName(kindName.str()), target(target),
+        consumers(fusedConsumers) {}
 
   /// Declares knob `name` (qualified by the task key) and returns its SSA
   /// name, e.g. "%reg_m".
@@ -105,6 +106,14 @@ public:
 
   const CpuTarget &cpu() const { return target; }
   const std::string &taskKey() const { return key; }
+  /// Length of the elementwise chain that extraction fused into the task.
+  unsigned fusedConsumers() const { return consumers; }
+
+  /// Tiles the last fused consumer of every occurrence (annotated
+  /// `tcl.fusion_root`) by `sizes` in `interchange` order and fuses its
+  /// producers, the task's op included, into the tile loops.
+  void fuseIntoConsumer(llvm::ArrayRef<std::string> sizes,
+                        llvm::ArrayRef<int64_t> interchange);
   /// Elements of `elementBits` bits per vector register.
   int64_t lanes(unsigned elementBits) const {
     return std::max<int64_t>(1, target.vectorBits() / std::max(8u, elementBits));
@@ -122,6 +131,7 @@ private:
 
   std::string key, kindName;
   const CpuTarget &target;
+  unsigned consumers;
   std::string knobs, body;
   std::vector<std::string> knobNames, constraints;
   unsigned counter = 0;

@@ -201,9 +201,11 @@ TaskSet tcl::extractTasks(
 TaskSet tcl::annotateTasks(ModuleOp module) {
   return extractTasks(module, {},
                       [](const TaskOccurrence &occurrence, const Task &task) {
-                        occurrence.anchor->setAttr(
-                            kTaskAttrName,
-                            StringAttr::get(occurrence.anchor->getContext(),
-                                            task.key));
+                        auto key = StringAttr::get(
+                            occurrence.anchor->getContext(), task.key);
+                        occurrence.anchor->setAttr(kTaskAttrName, key);
+                        if (!occurrence.consumers.empty())
+                          occurrence.consumers.back()->setAttr(
+                              kFusionRootAttrName, key);
                       });
 }

@@ -105,6 +105,7 @@ tcl::outlineTask(const TaskOccurrence &occurrence, std::string &whyNot) {
   for (Operation *op : chain) {
     Operation *clone = builder.clone(*op, mapping);
     clone->removeAttr(kTaskAttrName);
+    clone->removeAttr(kFusionRootAttrName);
   }
   func::ReturnOp::create(builder, loc, mapping.lookup(result));
   return std::move(module);

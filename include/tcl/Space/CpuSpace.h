@@ -24,9 +24,11 @@
 namespace tcl {
 
 /// The text of task `key`'s template, `transform.named_sequence @tcl_<key>`,
-/// for `anchor` (any occurrence of the task) on `target`.
+/// for `anchor` (any occurrence of the task, with `fusedConsumers`
+/// elementwise consumers fused into it by extraction) on `target`.
 std::string writeCpuTemplate(mlir::linalg::LinalgOp anchor, TaskKind kind,
-                             llvm::StringRef key, const CpuTarget &target);
+                             llvm::StringRef key, unsigned fusedConsumers,
+                             const CpuTarget &target);
 
 /// Annotates `payload`'s tasks (`tcl.task`) and returns the space of the
 /// whole model: one template per task plus `@__transform_main`. Emits a

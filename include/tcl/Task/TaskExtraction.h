@@ -72,7 +72,12 @@ outlineTask(const TaskOccurrence &occurrence, std::string &whyNot);
 /// schedule's Transform script finds the ops it schedules.
 inline constexpr llvm::StringLiteral kTaskAttrName = "tcl.task";
 
-/// Sets `tcl.task = "<key>"` on the anchor op of every task occurrence.
+/// Marks the last elementwise consumer fused into a task occurrence, which
+/// is where a schedule that fuses the chain tiles from.
+inline constexpr llvm::StringLiteral kFusionRootAttrName = "tcl.fusion_root";
+
+/// Sets `tcl.task = "<key>"` on the anchor op of every task occurrence, and
+/// `tcl.fusion_root = "<key>"` on the last consumer fused into it.
 TaskSet annotateTasks(mlir::ModuleOp module);
 
 } // namespace tcl
