@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job on its embedded default: extract the tasks of the zoo's
-# ResNet-50 and run the whole network on this CPU, checked against naive
-# loops. Usage: scripts/demo.sh [model.mlir] [entry]
+# ResNet-50, run the whole network on this CPU checked against naive loops,
+# then search the schedule space of its heaviest task a little (random legal
+# schedules, each compiled and checked) next to oneDNN.
+# Usage: scripts/demo.sh [model.mlir] [entry]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 
@@ -17,3 +19,19 @@ echo "== End to end on this CPU (default schedule vs. naive-loops reference)"
 tcl-run "$model" --entry "$entry" --warmup 1 --repeats 5 --check \
   --json "$TCL_BUILD/demo-run.json"
 echo "(results also in $TCL_BUILD/demo-run.json)"
+
+tasks_dir="$TCL_BUILD/demo-tasks"
+rm -rf "$tasks_dir"
+tcl-opt "$model" --tcl-extract-tasks="outline-dir=$tasks_dir" -o /dev/null > /dev/null
+heaviest="$(tcl-opt "$model" --tcl-extract-tasks=format=table | awk '$1 == "1" {print $3 "_" $2}')"
+if [ -f "$tasks_dir/$heaviest.mlir" ]; then
+  echo
+  echo "== Schedule space of the heaviest task ($heaviest)"
+  tcl-opt "$tasks_dir/$heaviest.mlir" --tcl-print-space
+  echo
+  echo "== 8 random legal schedules of it, each compiled in its own process and checked"
+  tcl-run "$tasks_dir/$heaviest.mlir" --random-schedules=8 --check --repeats 5
+  echo
+  echo "== oneDNN on the same task"
+  tcl-onednn "$tasks_dir/$heaviest.mlir" --repeats 5
+fi
