@@ -19,12 +19,7 @@ struct CpuSpacePass : public tcl::impl::TclCpuSpaceBase<CpuSpacePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::Expected<tcl::CpuTarget> target = tcl::CpuTarget::resolve(cpu, features, threads);
-    if (!target) {
-      module.emitError() << llvm::toString(target.takeError());
-      return signalPassFailure();
-    }
-    auto space = tcl::buildCpuSpace(module, *target);
+    auto space = tcl::buildCpuSpace(module, cpu, features, threads);
     if (failed(space))
       return signalPassFailure();
     std::string error;

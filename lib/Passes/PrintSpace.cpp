@@ -52,12 +52,7 @@ struct PrintSpacePass : public tcl::impl::TclPrintSpaceBase<PrintSpacePass> {
       return;
     }
 
-    llvm::Expected<tcl::CpuTarget> target = tcl::CpuTarget::resolve(cpu, features, threads);
-    if (!target) {
-      module.emitError() << llvm::toString(target.takeError());
-      return signalPassFailure();
-    }
-    auto space = tcl::buildCpuSpace(module, *target);
+    auto space = tcl::buildCpuSpace(module, cpu, features, threads);
     if (failed(space))
       return signalPassFailure();
     unsigned templates = 0;

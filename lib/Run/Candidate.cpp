@@ -17,19 +17,24 @@ using namespace mlir;
 using namespace tcl;
 
 namespace {
-/// Lowers and compiles a module for the evaluation's target.
-llvm::Expected<std::unique_ptr<JitModule>>
-lowerAndCompile(ModuleOp module, const EvaluationOptions &options,
-                llvm::StringRef schedule) {
+/// Lowers `module` to the LLVM dialect with tcl-lower-cpu for the
+/// evaluation's target; `schedule` is the built-in schedule of the ops no
+/// Transform script scheduled.
+LogicalResult lower(ModuleOp module, const EvaluationOptions &options,
+                    llvm::StringRef schedule) {
   CpuLoweringOptions lowering;
   lowering.cpu = options.cpu;
   lowering.features = options.features;
   lowering.threads = options.threads;
   lowering.schedule = schedule.str();
   PassManager pm(module->getContext());
-  if (failed(buildCpuLoweringPipeline(pm, lowering)) || failed(pm.run(module)))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "lowering failed");
+  if (failed(buildCpuLoweringPipeline(pm, lowering)))
+    return failure();
+  return pm.run(module);
+}
+
+llvm::Expected<std::unique_ptr<JitModule>>
+compile(ModuleOp module, const EvaluationOptions &options) {
   llvm::Expected<CpuTarget> target =
       CpuTarget::resolve(options.cpu, options.features, options.threads);
   if (!target)
@@ -132,7 +137,11 @@ CandidateEvaluator::create(ModuleOp payload, const EvaluationOptions &options) {
   evaluator->callFlops = extractTasks(payload).totalFlops();
   if (options.check) {
     OwningOpRef<ModuleOp> reference = payload.clone();
-    auto jit = lowerAndCompile(*reference, options, "loops");
+    if (failed(lower(*reference, options, "loops"))) {
+      llvm::errs() << "tcl: cannot lower the naive-loops reference\n";
+      return failure();
+    }
+    auto jit = compile(*reference, options);
     if (!jit) {
       llvm::errs() << "tcl: cannot compile the naive-loops reference: "
                    << llvm::toString(jit.takeError()) << "\n";
@@ -173,20 +182,10 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
   OwningOpRef<ModuleOp> module = payload.clone();
   if (schedule && failed(applySchedule(*module, schedule)))
     return fail("the schedule failed to apply");
-  CpuLoweringOptions lowering;
-  lowering.cpu = opts.cpu;
-  lowering.features = opts.features;
-  lowering.threads = opts.threads;
-  lowering.schedule = fallback.str();
-  PassManager pm(module->getContext());
-  if (failed(buildCpuLoweringPipeline(pm, lowering)) || failed(pm.run(*module)))
+  if (failed(lower(*module, opts, fallback)))
     return fail("lowering failed");
   result.vectorOps = countVectorOps(*module);
-  llvm::Expected<CpuTarget> target =
-      CpuTarget::resolve(opts.cpu, opts.features, opts.threads);
-  if (!target)
-    return fail(llvm::toString(target.takeError()));
-  auto jit = JitModule::compile(*module, *target);
+  auto jit = compile(*module, opts);
   if (!jit)
     return fail("JIT compilation failed: " + llvm::toString(jit.takeError()));
   result.compileSeconds =

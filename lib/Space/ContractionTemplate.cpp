@@ -155,15 +155,7 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
     if (fused) {
       // The consumer's loops are the output's dims (batch, m, n): tile
       // them, fuse the chain and the contraction in, then tile K.
-      std::vector<std::string> consumerSizes;
-      std::vector<int64_t> consumerOrder;
-      for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
-        consumerSizes.push_back(cache.sizes[outputMap.getDimPosition(result)]);
-      for (int64_t loop : cacheOrder)
-        for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
-          if (outputMap.getDimPosition(result) == loop)
-            consumerOrder.push_back(result);
-      w.fuseIntoConsumer(consumerSizes, consumerOrder);
+      w.fuseIntoConsumer(outputMap, cache.sizes, cacheOrder);
       std::string contraction = w.fresh("fused_contraction");
       w.line(contraction + " = transform.structured.match attributes "
              "{tcl.task = \"" + w.taskKey() + "\"} in %func : "

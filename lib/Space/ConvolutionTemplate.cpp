@@ -139,15 +139,8 @@ bool tcl::writeConvolutionTemplate(TemplateWriter &w, linalg::LinalgOp op) {
       // The consumer's loops are the output's dims: map each to the
       // convolution loop it indexes, and keep only the reduction cache
       // tile (input channels) for the convolution itself.
-      std::vector<std::string> consumerSizes;
-      std::vector<int64_t> consumerOrder;
-      for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
-        consumerSizes.push_back(cache[outputMap.getDimPosition(result)]);
-      for (int64_t loop : interchange)
-        for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
-          if (outputMap.getDimPosition(result) == loop)
-            consumerOrder.push_back(result);
-      w.fuseIntoConsumer(consumerSizes, consumerOrder);
+      w.fuseIntoConsumer(outputMap, cache,
+                         std::vector<int64_t>(interchange.begin(), interchange.end()));
       std::string conv = w.fresh("fused_conv");
       w.line(conv + " = transform.structured.match attributes {tcl.task = \"" +
              w.taskKey() + "\"} in %func : (!transform.any_op) -> !transform.any_op");

@@ -77,6 +77,18 @@ FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
   return std::move(space);
 }
 
+FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
+                                                    StringRef cpu,
+                                                    StringRef features,
+                                                    unsigned threads) {
+  llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
+  if (!target) {
+    payload.emitError() << llvm::toString(target.takeError());
+    return failure();
+  }
+  return buildCpuSpace(payload, *target);
+}
+
 LogicalResult tcl::applySchedule(ModuleOp payload, ModuleOp schedule) {
   annotateTasks(payload);
   Operation *entry = transform::detail::findTransformEntryPoint(

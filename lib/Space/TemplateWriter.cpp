@@ -132,8 +132,17 @@ std::string TemplateWriter::splitAcrossThreads(
   return inside;
 }
 
-void TemplateWriter::fuseIntoConsumer(llvm::ArrayRef<std::string> sizes,
-                                      llvm::ArrayRef<int64_t> interchange) {
+void TemplateWriter::fuseIntoConsumer(mlir::AffineMap outputMap,
+                                      llvm::ArrayRef<std::string> loopSizes,
+                                      llvm::ArrayRef<int64_t> loopOrder) {
+  std::vector<std::string> sizes;
+  std::vector<int64_t> interchange;
+  for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
+    sizes.push_back(loopSizes[outputMap.getDimPosition(result)]);
+  for (int64_t loop : loopOrder)
+    for (unsigned result = 0; result < outputMap.getNumResults(); ++result)
+      if (outputMap.getDimPosition(result) == loop)
+        interchange.push_back(result);
   std::string root = fresh("fusion_root");
   line(llvm::formatv("{0} = transform.structured.match attributes "
                      "{{tcl.fusion_root = \"{1}\"} in %root : "

@@ -110,10 +110,13 @@ public:
   unsigned fusedConsumers() const { return consumers; }
 
   /// Tiles the last fused consumer of every occurrence (annotated
-  /// `tcl.fusion_root`) by `sizes` in `interchange` order and fuses its
-  /// producers, the task's op included, into the tile loops.
-  void fuseIntoConsumer(llvm::ArrayRef<std::string> sizes,
-                        llvm::ArrayRef<int64_t> interchange);
+  /// `tcl.fusion_root`) and fuses its producers, the task's op included,
+  /// into the tile loops. The consumer's loops are the task op's output
+  /// dims (`outputMap`): each takes the tile of the op loop it indexes in
+  /// `loopSizes`, in the order those loops have in `loopOrder`.
+  void fuseIntoConsumer(mlir::AffineMap outputMap,
+                        llvm::ArrayRef<std::string> loopSizes,
+                        llvm::ArrayRef<int64_t> loopOrder);
   /// Elements of `elementBits` bits per vector register.
   int64_t lanes(unsigned elementBits) const {
     return std::max<int64_t>(1, target.vectorBits() / std::max(8u, elementBits));

@@ -36,6 +36,12 @@ std::string writeCpuTemplate(mlir::linalg::LinalgOp anchor, TaskKind kind,
 llvm::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 buildCpuSpace(mlir::ModuleOp payload, const CpuTarget &target);
 
+/// buildCpuSpace for a target given as the passes take it (CPU name,
+/// feature overrides, threads); a bad target is diagnosed at `payload`.
+llvm::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+buildCpuSpace(mlir::ModuleOp payload, llvm::StringRef cpu,
+              llvm::StringRef features, unsigned threads);
+
 /// Applies a schedule (a concrete space, or any Transform script with a
 /// `@__transform_main`) to `payload`, after annotating its tasks so that
 /// the schedule's `tcl.task` matches find them.
