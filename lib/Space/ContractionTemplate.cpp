@@ -19,15 +19,6 @@
 using namespace mlir;
 using namespace tcl;
 
-namespace {
-/// The tile sizes of every loop of a contraction, as template operands.
-struct LoopSizes {
-  std::vector<std::string> sizes;
-  explicit LoopSizes(unsigned loops, llvm::StringRef fill)
-      : sizes(loops, fill.str()) {}
-};
-} // namespace
-
 /// Cache loop orders over (m, n, k) in nesting order: k innermost keeps the
 /// C tile resident; n outermost reuses a B panel across every M tile.
 static const int64_t kOrders[][3] = {{0, 1, 2}, {1, 0, 2}, {0, 2, 1}, {1, 2, 0}};
@@ -135,15 +126,16 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
   auto tileBody = [&](llvm::StringRef target, const int64_t orderDims[3],
                       bool packed, bool fused) {
     unsigned packedLoops = packed ? loops + 1 : loops;
-    LoopSizes cache(packedLoops, "1"), reg(packedLoops, "1");
-    cache.sizes[m] = cacheM;
-    cache.sizes[n] = packed ? cachePanels : cacheN;
-    cache.sizes[k] = cacheK;
-    reg.sizes[m] = regM;
-    reg.sizes[n] = packed ? "1" : regN;
-    reg.sizes[k] = regK;
+    // Tile sizes of every loop, as template operands.
+    std::vector<std::string> cache(packedLoops, "1"), reg(packedLoops, "1");
+    cache[m] = cacheM;
+    cache[n] = packed ? cachePanels : cacheN;
+    cache[k] = cacheK;
+    reg[m] = regM;
+    reg[n] = packed ? "1" : regN;
+    reg[k] = regK;
     if (packed)
-      cache.sizes[loops] = reg.sizes[loops] = "0";
+      cache[loops] = reg[loops] = "0";
     static const int64_t regOrder[3] = {1, 0, 2};
     std::vector<int64_t> cacheOrder = interchangeFor(loops, m, n, k, orderDims);
     std::vector<int64_t> registerOrder = interchangeFor(loops, m, n, k, regOrder);
@@ -155,7 +147,7 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
     if (fused) {
       // The consumer's loops are the output's dims (batch, m, n): tile
       // them, fuse the chain and the contraction in, then tile K.
-      w.fuseIntoConsumer(outputMap, cache.sizes, cacheOrder);
+      w.fuseIntoConsumer(outputMap, cache, cacheOrder);
       std::string contraction = w.fresh("fused_contraction");
       w.line(contraction + " = transform.structured.match attributes "
              "{tcl.task = \"" + w.taskKey() + "\"} in %func : "
@@ -166,9 +158,9 @@ void tcl::writeContractionTemplate(TemplateWriter &w, linalg::LinalgOp op,
       std::iota(identity.begin(), identity.end(), 0);
       cacheTiled = w.tile(contraction, reduction, identity).first;
     } else {
-      cacheTiled = w.tile(target, cache.sizes, cacheOrder).first;
+      cacheTiled = w.tile(target, cache, cacheOrder).first;
     }
-    auto [regTiled, regLoops] = w.tile(cacheTiled, reg.sizes, registerOrder);
+    auto [regTiled, regLoops] = w.tile(cacheTiled, reg, registerOrder);
     w.markForVectorization(regTiled);
     size_t first = regLoops.size() - 3;
     w.line("transform.yield " + regLoops[first + 1] + ", " + regLoops[first] +

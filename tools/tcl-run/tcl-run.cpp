@@ -163,15 +163,11 @@ static OwningOpRef<ModuleOp> parseFile(llvm::StringRef path,
 
 /// Draws `randomSchedules` legal schedules from the module's CPU space and
 /// evaluates each; returns the JSON of every candidate.
-static int runRandomSchedules(ModuleOp module, CandidateEvaluator &evaluator,
+static int runRandomSchedules(ModuleOp module, const CpuTarget &target,
+                              CandidateEvaluator &evaluator,
                               llvm::json::Object &report) {
-  llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
-  if (!target) {
-    llvm::errs() << "tcl-run: " << llvm::toString(target.takeError()) << "\n";
-    return 1;
-  }
   OwningOpRef<ModuleOp> annotated = module.clone();
-  auto space = buildCpuSpace(*annotated, *target);
+  auto space = buildCpuSpace(*annotated, target);
   if (failed(space))
     return 1;
   FailureOr<Space> knobs = Space::fromScript(**space);
@@ -267,6 +263,8 @@ int main(int argc, char **argv) {
   options.warmup = warmup;
   options.repeats = std::max(1u, unsigned(repeats));
   options.limits.timeoutSeconds = timeoutSeconds;
+  // Resolved once up front: a bad --cpu or --features is reported before
+  // anything is compiled.
   llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
   if (!target) {
     llvm::errs() << "tcl-run: " << llvm::toString(target.takeError()) << "\n";
@@ -282,7 +280,7 @@ int main(int argc, char **argv) {
                             {"flops", (*evaluator)->flops()}};
   int exitCode = 0;
   if (randomSchedules > 0) {
-    exitCode = runRandomSchedules(*module, **evaluator, report);
+    exitCode = runRandomSchedules(*module, *target, **evaluator, report);
   } else {
     OwningOpRef<ModuleOp> scheduleModule;
     llvm::StringRef fallback = schedule;
