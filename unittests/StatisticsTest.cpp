@@ -31,8 +31,39 @@ TEST(Statistics, SummaryIgnoresOneOutlierInTheSpread) {
 
 TEST(Statistics, MeasureRunsWarmupAndRepeats) {
   int calls = 0;
-  Timing timing = measure([&] { ++calls; }, /*warmup=*/3, /*repeats=*/5);
+  Timing timing = measure([&] { ++calls; }, MeasurementPolicy::fixed(3, 5));
   EXPECT_EQ(calls, 8);
   EXPECT_EQ(timing.samples.size(), 5u);
+  EXPECT_EQ(timing.callsPerSample, 1u);
   EXPECT_GE(timing.min, 0.0);
+}
+
+TEST(Statistics, AdaptiveMeasureBatchesShortBodiesAndStopsWhenStable) {
+  MeasurementPolicy policy;
+  policy.minRepeats = 5;
+  policy.maxRepeats = 1000;
+  policy.targetSpread = 0.5;
+  policy.minSampleSeconds = 1e-4;
+  volatile double sink = 0;
+  Timing timing = measure(
+      [&] {
+        for (int i = 0; i < 100; ++i)
+          sink = sink + i;
+      },
+      policy);
+  // A ~100 ns body is batched into samples of >= 0.1 ms.
+  EXPECT_GT(timing.callsPerSample, 10u);
+  EXPECT_GE(timing.samples.size(), 5u);
+  EXPECT_LT(timing.samples.size(), 1000u);
+}
+
+TEST(Statistics, AdaptiveMeasureStopsAtTheTimeBudget) {
+  MeasurementPolicy policy;
+  policy.minRepeats = 3;
+  policy.maxRepeats = 1000000;
+  policy.targetSpread = 0; // never "stable enough"
+  policy.maxSeconds = 0.05;
+  Timing timing = measure([] {}, policy);
+  EXPECT_GE(timing.samples.size(), 3u);
+  EXPECT_LT(timing.samples.size(), 1000000u);
 }

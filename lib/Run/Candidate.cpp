@@ -2,6 +2,9 @@
 
 #include "tcl/Run/Candidate.h"
 
+#include "tcl/Run/CoreLock.h"
+#include "FaultInjection.h"
+
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Task/TaskExtraction.h"
 
@@ -9,6 +12,7 @@
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
 
 #include <chrono>
@@ -69,7 +73,8 @@ llvm::json::Value toJson(const CandidateResult &result) {
         {"has_nan", check.comparison.hasNaN},
         {"got", check.got},
         {"expected", check.expected}});
-  return llvm::json::Object{{"ok", result.ok},
+  return llvm::json::Object{{"status", statusName(result.status)},
+                            {"ok", result.ok},
                             {"failure", result.failure},
                             {"compile_s", result.compileSeconds},
                             {"samples_s", std::move(samples)},
@@ -85,9 +90,12 @@ CandidateResult fromJson(llvm::StringRef text) {
   if (!object) {
     if (!parsed)
       llvm::consumeError(parsed.takeError());
+    result.status = CandidateStatus::Crash;
     result.failure = "the candidate's process sent no result";
     return result;
   }
+  result.status = parseStatus(object->getString("status").value_or(""))
+                      .value_or(CandidateStatus::Crash);
   result.ok = object->getBoolean("ok").value_or(false);
   result.failure = object->getString("failure").value_or("").str();
   result.compileSeconds = object->getNumber("compile_s").value_or(0);
@@ -122,6 +130,41 @@ CandidateResult fromJson(llvm::StringRef text) {
   return result;
 }
 } // namespace
+
+llvm::StringRef tcl::statusName(CandidateStatus status) {
+  switch (status) {
+  case CandidateStatus::Ok:
+    return "ok";
+  case CandidateStatus::CompileError:
+    return "compile_error";
+  case CandidateStatus::Timeout:
+    return "timeout";
+  case CandidateStatus::Crash:
+    return "crash";
+  case CandidateStatus::WrongResult:
+    return "wrong_result";
+  }
+  llvm_unreachable("unknown candidate status");
+}
+
+std::optional<CandidateStatus> tcl::parseStatus(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<CandidateStatus>>(name)
+      .Case("ok", CandidateStatus::Ok)
+      .Case("compile_error", CandidateStatus::CompileError)
+      .Case("timeout", CandidateStatus::Timeout)
+      .Case("crash", CandidateStatus::Crash)
+      .Case("wrong_result", CandidateStatus::WrongResult)
+      .Default(std::nullopt);
+}
+
+std::optional<InjectedFault> tcl::parseInjectedFault(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<InjectedFault>>(name)
+      .Case("none", InjectedFault::None)
+      .Case("crash", InjectedFault::Crash)
+      .Case("hang", InjectedFault::Hang)
+      .Case("wrong-result", InjectedFault::WrongResult)
+      .Default(std::nullopt);
+}
 
 FailureOr<std::unique_ptr<CandidateEvaluator>>
 CandidateEvaluator::create(ModuleOp payload, const EvaluationOptions &options) {
@@ -182,8 +225,15 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
   OwningOpRef<ModuleOp> module = payload.clone();
   if (schedule && failed(applySchedule(*module, schedule)))
     return fail("the schedule failed to apply");
+  if (opts.injectedFault == InjectedFault::WrongResult &&
+      failed(injectWrongResult(*module, opts.entry)))
+    return fail("cannot inject a wrong result");
   if (failed(lower(*module, opts, fallback)))
     return fail("lowering failed");
+  if ((opts.injectedFault == InjectedFault::Crash ||
+       opts.injectedFault == InjectedFault::Hang) &&
+      failed(injectAtEntry(*module, opts.entry, opts.injectedFault)))
+    return fail("cannot inject the fault");
   result.vectorOps = countVectorOps(*module);
   auto jit = compile(*module, opts);
   if (!jit)
@@ -194,7 +244,7 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
   auto call = (*jit)->bind(opts.entry, inputs, outputs);
   if (!call)
     return fail(llvm::toString(call.takeError()));
-  result.timing = measure(*call, opts.warmup, std::max(1u, opts.repeats));
+  result.timing = measure(*call, opts.measurement);
 
   for (const HostTensor &output : outputs) {
     OutputSummary summary{output.typeString(), output.at(0), output.at(0), 0};
@@ -222,6 +272,7 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
     }
   }
   result.ok = matches;
+  result.status = matches ? CandidateStatus::Ok : CandidateStatus::WrongResult;
   if (!matches)
     result.failure = "outputs differ from the reference";
   return llvm::formatv("{0}", toJson(result)).str();
@@ -238,12 +289,38 @@ CandidateResult CandidateEvaluator::evaluate(ModuleOp schedule,
   else
     wantsVectors = fallback == "default";
   CandidateResult result;
+  result.wantsVectors = wantsVectors;
+  std::optional<CoreLock> lock;
+  if (!opts.cores.empty()) {
+    llvm::Expected<CoreLock> acquired = CoreLock::acquire(opts.cores);
+    if (!acquired) {
+      result.status = CandidateStatus::Crash;
+      result.failure = llvm::toString(acquired.takeError());
+      return result;
+    }
+    lock.emplace(std::move(*acquired));
+  }
   if (opts.isolate) {
     llvm::Expected<std::string> text = runIsolated(
-        [&] { return evaluateHere(schedule, fallback); }, opts.limits);
+        [&] {
+          if (!opts.cores.empty())
+            llvm::consumeError(pinToCores(opts.cores));
+          return evaluateHere(schedule, fallback);
+        },
+        opts.limits);
     if (!text) {
-      result.failure = llvm::toString(text.takeError());
-      result.wantsVectors = wantsVectors;
+      llvm::handleAllErrors(
+          text.takeError(),
+          [&](const IsolationError &error) {
+            result.status = error.kind() == IsolationError::Kind::TimedOut
+                                ? CandidateStatus::Timeout
+                                : CandidateStatus::Crash;
+            result.failure = error.message();
+          },
+          [&](const llvm::ErrorInfoBase &error) {
+            result.status = CandidateStatus::Crash;
+            result.failure = error.message();
+          });
       return result;
     }
     result = fromJson(*text);

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
@@ -14,8 +15,15 @@
 
 using namespace tcl;
 
+char IsolationError::ID = 0;
+
 static llvm::Error failure(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static llvm::Error childFailure(IsolationError::Kind kind,
+                                const llvm::Twine &message) {
+  return llvm::make_error<IsolationError>(kind, message.str());
 }
 
 llvm::Expected<std::string>
@@ -31,6 +39,8 @@ tcl::runIsolated(llvm::function_ref<std::string()> body,
     return failure("fork: " + llvm::Twine(std::strerror(errno)));
   }
   if (child == 0) {
+    // The child never outlives the process waiting for it.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     close(fds[0]);
     if (limits.memoryBytes) {
       struct rlimit limit = {limits.memoryBytes, limits.memoryBytes};
@@ -81,16 +91,22 @@ tcl::runIsolated(llvm::function_ref<std::string()> body,
   int status = 0;
   waitpid(child, &status, 0);
   if (timedOut)
-    return failure("timed out after " + llvm::Twine(limits.timeoutSeconds) + " s");
+    return childFailure(IsolationError::Kind::TimedOut,
+                        "timed out after " + llvm::Twine(limits.timeoutSeconds) +
+                            " s");
   if (WIFSIGNALED(status)) {
     int signal = WTERMSIG(status);
     if (signal == SIGKILL && limits.memoryBytes)
-      return failure("killed (signal 9; out of memory?)");
-    return failure("crashed (signal " + llvm::Twine(signal) + ", " +
-                   strsignal(signal) + ")");
+      return childFailure(IsolationError::Kind::Crashed,
+                          "killed (signal 9; out of memory?)");
+    return childFailure(IsolationError::Kind::Crashed,
+                        "crashed (signal " + llvm::Twine(signal) + ", " +
+                            strsignal(signal) + ")");
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return failure("exited with status " + llvm::Twine(WEXITSTATUS(status)) +
-                   (limits.memoryBytes ? " (out of memory?)" : ""));
+    return childFailure(IsolationError::Kind::Exited,
+                        "exited with status " +
+                            llvm::Twine(WEXITSTATUS(status)) +
+                            (limits.memoryBytes ? " (out of memory?)" : ""));
   return output;
 }

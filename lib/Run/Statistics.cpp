@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 using namespace tcl;
 
@@ -38,17 +39,58 @@ Timing tcl::summarize(std::vector<double> samples) {
   return timing;
 }
 
-Timing tcl::measure(const std::function<void()> &body, unsigned warmup,
-                    unsigned repeats) {
-  for (unsigned i = 0; i < warmup; ++i)
+MeasurementPolicy MeasurementPolicy::fixed(unsigned warmup,
+                                           unsigned repeats) {
+  MeasurementPolicy policy;
+  policy.warmup = warmup;
+  policy.warmupSeconds = 0;
+  policy.minRepeats = policy.maxRepeats = std::max(1u, repeats);
+  policy.targetSpread = 0;
+  policy.maxSeconds = 0;
+  policy.minSampleSeconds = 0;
+  return policy;
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+} // namespace
+
+Timing tcl::measure(const std::function<void()> &body,
+                    const MeasurementPolicy &policy) {
+  // Warm-up; its last call estimates the body's duration.
+  double oneCall = 0;
+  Clock::time_point warmupStart = Clock::now();
+  for (unsigned i = 0; i < policy.warmup ||
+                       secondsSince(warmupStart) < policy.warmupSeconds;
+       ++i) {
+    Clock::time_point start = Clock::now();
     body();
-  std::vector<double> samples;
-  samples.reserve(repeats);
-  for (unsigned i = 0; i < repeats; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    body();
-    auto stop = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double>(stop - start).count());
+    oneCall = secondsSince(start);
   }
-  return summarize(std::move(samples));
+  unsigned calls = 1;
+  if (oneCall > 0 && oneCall < policy.minSampleSeconds)
+    calls = static_cast<unsigned>(std::ceil(policy.minSampleSeconds / oneCall));
+
+  std::vector<double> samples;
+  samples.reserve(policy.minRepeats);
+  Clock::time_point timedStart = Clock::now();
+  while (samples.size() < std::max(1u, policy.maxRepeats)) {
+    Clock::time_point start = Clock::now();
+    for (unsigned i = 0; i < calls; ++i)
+      body();
+    samples.push_back(secondsSince(start) / calls);
+    if (samples.size() < policy.minRepeats)
+      continue;
+    if (secondsSince(timedStart) >= policy.maxSeconds)
+      break;
+    if (policy.targetSpread > 0 &&
+        summarize(samples).relativeSpread <= policy.targetSpread)
+      break;
+  }
+  Timing timing = summarize(std::move(samples));
+  timing.callsPerSample = calls;
+  return timing;
 }

@@ -29,12 +29,18 @@ slightly below 1 and "wobble" by +-5% per weight so that no two consecutive
 layers are identical (a constant-folding or CSE bug then shows up as a wrong
 number rather than being hidden).  The last convolution of a residual branch
 uses gain * RESIDUAL_BRANCH_GAIN (like zero-init-residual / Fixup), so the
-residual stream grows by only about 1.2x per block instead of about 2x.  Biases
+residual stream grows by only about 1.2x per block instead of about 2x; the
+pre-LN transformers (ViT, GPT-2), whose residual stream is never normalized,
+apply the same factor to the two projections that add into it.  Biases
 (folded batch-norm shifts) are about 0.01, layer-norm gammas about 1 and betas
-about 0.01.  Every model then stays far from inf/nan; measured outputs for
+about 0.01, learned embeddings (ViT's class token and positions) about 0.02.
+Every model then stays far from inf/nan; measured outputs for
 deterministic inputs in [-1, 1] (splat weights make all output channels
 equal): ResNet-50 logits ~1.16, MobileNet-V2 ~0.20, one ResNet-50
-block <= 0.07, MLP ~0.03, 12-layer BERT outputs within [-1.4, 1.4].
+block <= 0.07, MLP ~0.03, 12-layer BERT outputs within [-1.4, 1.4],
+ResNet-18 logits ~0.28, VGG-16 ~0.088, 12-layer ViT-B/16 ~0.022 (its splat
+patch embedding makes every token's channels equal, so each layer norm
+returns beta), 12-layer GPT-2 outputs within [-1.8, 1.9].
 
 Lowering: every model bufferizes and lowers to the LLVM dialect with upstream
 passes only, e.g.
@@ -49,8 +55,10 @@ Usage:
     python3 python/tcl/zoo.py --out DIR [--models resnet50,mlp,...]
                               [--weights splat|args] [--layers N]
 
-`--layers N` sets the number of encoder layers of bert_base (default 12); the
-other models have a fixed depth and ignore it.  One line per written file
+Models: resnet50, resnet50_block, mobilenet_v2, bert_base, mlp, resnet18,
+vgg16, vit_b16, gpt2 (see MODELS).  `--layers N` sets the number of
+transformer layers of bert_base, vit_b16 and gpt2 (default 12); the other
+models have a fixed depth and ignore it.  One line per written file
 reports the number of convolutions, matmuls and batch_matmuls.
 
 From Python (e.g. tests), with python/tcl on sys.path:
@@ -106,6 +114,38 @@ LAYER_NORM_EPS = 1e-12
 MLP_INPUT = (256, 1024)
 MLP_WIDTHS = [1024, 1024, 1024]
 
+# ResNet-18 (torchvision) stages: (BasicBlocks, output channels, stride of the
+# first block).  The stem is the same 7x7/2 conv + 3x3/2 max pool as ResNet-50.
+RESNET18_STAGES = [
+    (2, 64, 1),
+    (2, 128, 2),
+    (2, 256, 2),
+    (2, 512, 2),
+]
+RESNET18_STEM_CHANNELS = 64
+
+# VGG-16, configuration D of the paper: 3x3 conv widths, 'M' = 2x2/2 max pool.
+# At 224x224 the five pools leave 7x7x512, so torchvision's adaptive 7x7
+# average pool is the identity and is left out; dropout is inference-only.
+VGG16_FEATURES = [64, 64, 'M', 128, 128, 'M', 256, 256, 256, 'M',
+                  512, 512, 512, 'M', 512, 512, 512, 'M']
+VGG16_CLASSIFIER = [4096, 4096]   # hidden fc widths (relu), then fc 1000
+
+# ViT-B/16 at 224x224: 16x16 patches -> 14x14 = 196 tokens + the class token.
+# Its MLP uses the shared tanh-approximated GELU (ViT's is erf-based: same
+# tasks, and math.erf would need more than the upstream lowering above).
+VIT_B16 = dict(image=224, patch=16, hidden=768, heads=12, mlp=3072, layers=12, eps=1e-6)
+
+# GPT-2 small decoder stack on given hidden states (no token embedding, no LM
+# head); 256 tokens, causal attention, layer-norm epsilon of HF's GPT-2.  Q, K
+# and V are three 768x768 matmuls (the shared self_attention), the same math
+# as GPT-2's fused 768x2304 c_attn.
+GPT2 = dict(seq=256, hidden=768, heads=12, mlp=3072, layers=12, eps=1e-5)
+# Added to masked attention scores before softmax.  Finite (as HF's
+# finfo.min) rather than -inf so that an exp approximation that mishandles
+# infinities still yields exactly 0.
+CAUSAL_MASK_VALUE = -1e9
+
 # ---------------------------------------------------------------------------
 # Splat weight policy
 # ---------------------------------------------------------------------------
@@ -115,6 +155,7 @@ RESIDUAL_BRANCH_GAIN = 0.25  # extra factor on the last conv of a residual branc
 BIAS_VALUE = 0.01
 GAMMA_VALUE = 1.0
 BETA_VALUE = 0.01
+EMBEDDING_VALUE = 0.02       # learned embeddings (class token, positions)
 WEIGHT_MODES = ('splat', 'args')
 
 
@@ -130,6 +171,7 @@ def splat_value(kind, index, fan_in=1, gain=1.0):
         'bias': BIAS_VALUE,
         'gamma': GAMMA_VALUE,
         'beta': BETA_VALUE,
+        'embedding': EMBEDDING_VALUE,
     }[kind]
     return base * wobble
 
@@ -276,6 +318,23 @@ class IRBuilder:
         self.emit(f'{name} = {opname} {", ".join(operands)} : f32')
         return name
 
+    def index(self, dim):
+        """`linalg.index dim`: the current iteration index of loop `dim` (index type)."""
+        name = self.fresh('idx')
+        self.emit(f'{name} = linalg.index {dim} : index')
+        return name
+
+    def cmpi(self, predicate, lhs, rhs):
+        """arith.cmpi on two index values -> name of the i1 result."""
+        name = self.fresh('c')
+        self.emit(f'{name} = arith.cmpi {predicate}, {lhs}, {rhs} : index')
+        return name
+
+    def select(self, cond, true_value, false_value):
+        name = self.fresh('s')
+        self.emit(f'{name} = arith.select {cond}, {true_value}, {false_value} : f32')
+        return name
+
     # -- tensor ops ---------------------------------------------------------
 
     def empty(self, shape):
@@ -309,6 +368,37 @@ class IRBuilder:
         shape = tuple(math.prod(x.shape[i] for i in group) for group in reassociation)
         return self.op(f'tensor.collapse_shape {x.name} {reassociation!r} : '
                        f'{x.type} into {tensor_type(shape)}', shape, 'collapsed')
+
+    def extract_slice(self, x, offsets, sizes):
+        """Unit-stride static tensor.extract_slice of `sizes` at `offsets`."""
+        strides = [1] * len(sizes)
+        return self.op(f'tensor.extract_slice {x.name}{shape_literal(offsets)} '
+                       f'{shape_literal(sizes)} {shape_literal(strides)} : '
+                       f'{x.type} to {tensor_type(sizes)}', sizes, 'slice')
+
+    def insert_slice(self, x, dest, offsets):
+        """Unit-stride static tensor.insert_slice of all of x into dest at `offsets`."""
+        strides = [1] * len(x.shape)
+        return self.op(f'tensor.insert_slice {x.name} into {dest.name}{shape_literal(offsets)} '
+                       f'{shape_literal(x.shape)} {shape_literal(strides)} : '
+                       f'{x.type} into {dest.type}', dest.shape, 'inserted')
+
+    def concat(self, values, dim):
+        """Concatenation along `dim` as insert_slices into a tensor.empty.
+
+        Not tensor.concat: insert_slice bufferizes with the upstream pipeline in
+        the module docstring as is, tensor.concat needs a decomposition first.
+        """
+        shape = list(values[0].shape)
+        shape[dim] = sum(v.shape[dim] for v in values)
+        result = self.empty(shape)
+        offset = 0
+        for v in values:
+            offsets = [0] * len(shape)
+            offsets[dim] = offset
+            result = self.insert_slice(v, result, offsets)
+            offset += v.shape[dim]
+        return result
 
     def transpose(self, x, permutation):
         init = self.empty([x.shape[p] for p in permutation])
@@ -433,10 +523,15 @@ def conv_out(size, kernel, stride, pad):
     return (size + 2 * pad - kernel) // stride + 1
 
 
-def conv2d(b, x, name, cout, kernel, stride=1, act='relu', residual=None, gain=KERNEL_GAIN):
-    """k x k convolution (NHWC/HWCF) + folded batch-norm bias + act (+ residual)."""
+def conv2d(b, x, name, cout, kernel, stride=1, act='relu', residual=None, gain=KERNEL_GAIN,
+           pad=None):
+    """k x k convolution (NHWC/HWCF) + folded batch-norm bias + act (+ residual).
+
+    pad defaults to kernel // 2 ('same' for odd kernels); patch embeddings
+    (kernel == stride, no overlap) pass pad=0.
+    """
     n, h, w, cin = x.shape
-    pad = kernel // 2
+    pad = kernel // 2 if pad is None else pad
     b.comment(f'{name}: conv {kernel}x{kernel}/{stride} {cin}->{cout}')
     xp = pad_spatial(b, x, pad)
     weight = b.weight(f'{name}_w', (kernel, kernel, cin, cout), 'kernel',
@@ -462,10 +557,14 @@ def depthwise_conv2d(b, x, name, kernel, stride=1, act='relu6', gain=KERNEL_GAIN
     return epilogue(b, y, bias, None, act)
 
 
-def max_pool(b, x, kernel=3, stride=2):
-    """Max pool with -inf padding (so padding never wins) via linalg.pooling_nhwc_max."""
+def max_pool(b, x, kernel=3, stride=2, pad=None):
+    """Max pool with -inf padding (so padding never wins) via linalg.pooling_nhwc_max.
+
+    pad defaults to kernel // 2 (ResNet's 3x3/2 pool); VGG's 2x2/2 pools tile
+    the input exactly and pass pad=0.
+    """
     n, h, w, c = x.shape
-    pad = kernel // 2
+    pad = kernel // 2 if pad is None else pad
     b.comment(f'maxpool {kernel}x{kernel}/{stride}')
     xp = pad_spatial(b, x, pad, -math.inf)
     window = b.empty((kernel, kernel))
@@ -507,6 +606,19 @@ def reduce_last(b, ins, in_dims, init_value, body, hint):
     keep = identity_dims(rank - 1)
     return b.reduction(ins, in_dims, ins[0].shape[:-1], keep,
                        ['parallel'] * (rank - 1) + ['reduction'], init_value, body, hint)
+
+
+def causal_mask(b, scores):
+    """Masks key positions after the query position: scores[h, i, j] for j > i
+    become CAUSAL_MASK_VALUE (one elementwise generic using linalg.index)."""
+    rank = len(scores.shape)
+    masked = b.scalar(CAUSAL_MASK_VALUE)
+
+    def body(b, v, out):
+        future = b.cmpi('ugt', b.index(rank - 1), b.index(rank - 2))
+        return b.select(future, masked, v)
+
+    return b.elementwise([scores], [identity_dims(rank)], scores.shape, body, 'masked')
 
 
 def softmax(b, x, scale=1.0):
@@ -574,6 +686,16 @@ def bottleneck(b, x, name, width, cout, stride):
                   gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
 
 
+def basic_block(b, x, name, cout, stride):
+    """ResNet-18/34 BasicBlock: 3x3 (strided) -> 3x3, + 1x1 strided projection if needed."""
+    shortcut = x
+    if stride != 1 or x.shape[-1] != cout:
+        shortcut = conv2d(b, x, f'{name}_proj', cout, 1, stride, act=None)
+    y = conv2d(b, x, f'{name}_conv1', cout, 3, stride)
+    return conv2d(b, y, f'{name}_conv2', cout, 3, act='relu', residual=shortcut,
+                  gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
+
+
 def inverted_residual(b, x, name, expansion, cout, stride):
     """MobileNet-V2 block: [1x1 expand relu6] -> 3x3 depthwise relu6 -> 1x1 linear (+ x)."""
     cin = x.shape[-1]
@@ -599,8 +721,11 @@ def split_heads(b, x, heads, permutation):
     return b.transpose(expanded, permutation)
 
 
-def self_attention(b, x, name, heads):
-    """Multi-head self-attention up to (not including) the output projection."""
+def self_attention(b, x, name, heads, causal=False):
+    """Multi-head self-attention up to (not including) the output projection.
+
+    causal=True (decoders) masks each query's future keys before the softmax.
+    """
     s, hidden = x.shape
     q = dense(b, x, f'{name}_query', hidden)
     k = dense(b, x, f'{name}_key', hidden)
@@ -610,6 +735,8 @@ def self_attention(b, x, name, heads):
     k_heads_t = split_heads(b, k, heads, (1, 2, 0))  # H x D x S
     v_heads = split_heads(b, v, heads, (1, 0, 2))    # H x S x D
     scores = batch_matmul(b, q_heads, k_heads_t)     # H x S x S
+    if causal:
+        scores = causal_mask(b, scores)
     probs = softmax(b, scores, scale=1.0 / math.sqrt(hidden // heads))
     context = batch_matmul(b, probs, v_heads)        # H x S x D
     merged = b.transpose(context, (1, 0, 2))         # S x H x D
@@ -625,6 +752,22 @@ def encoder_layer(b, x, name, heads, ffn):
     f = dense(b, h, f'{name}_ffn_in', ffn, act='gelu')
     f = dense(b, f, f'{name}_ffn_out', hidden, residual=h)
     return layer_norm(b, f, f'{name}_ln2')
+
+
+def pre_ln_encoder_layer(b, x, name, heads, mlp, eps=LAYER_NORM_EPS, causal=False):
+    """Pre-LN transformer layer (ViT, GPT-2): h = x + attn(LN(x)) Wo, h + MLP(LN(h)).
+
+    The residual stream is never normalized, so the two projections that add
+    into it use the RESIDUAL_BRANCH_GAIN policy of residual convolutions (GPT-2
+    likewise scales their initialization down with depth).
+    """
+    hidden = x.shape[1]
+    branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
+    attention = self_attention(b, layer_norm(b, x, f'{name}_ln1', eps), f'{name}_attn', heads,
+                               causal)
+    h = dense(b, attention, f'{name}_attn_out', hidden, residual=x, gain=branch_gain)
+    f = dense(b, layer_norm(b, h, f'{name}_ln2', eps), f'{name}_mlp_in', mlp, act='gelu')
+    return dense(b, f, f'{name}_mlp_out', hidden, residual=h, gain=branch_gain)
 
 
 # ---------------------------------------------------------------------------
@@ -677,6 +820,65 @@ def build_mlp(b, layers=None):
     return y
 
 
+def build_resnet18(b, layers=None):
+    x = b.argument('input', IMAGENET_INPUT)
+    y = conv2d(b, x, 'stem', RESNET18_STEM_CHANNELS, 7, 2)
+    y = max_pool(b, y)
+    for stage, (blocks, cout, stride) in enumerate(RESNET18_STAGES, 1):
+        for block in range(blocks):
+            y = basic_block(b, y, f's{stage}b{block}', cout, stride if block == 0 else 1)
+    return classifier(b, y)
+
+
+def build_vgg16(b, layers=None):
+    y = b.argument('input', IMAGENET_INPUT)
+    block, conv = 1, 1    # conv{block}_{conv}, as in the paper
+    for item in VGG16_FEATURES:
+        if item == 'M':
+            y = max_pool(b, y, 2, 2, pad=0)
+            block, conv = block + 1, 1
+        else:
+            y = conv2d(b, y, f'conv{block}_{conv}', item, 3)
+            conv += 1
+    # NHWC flatten (torchvision flattens NCHW; with a matching weight layout
+    # the classifier computes the same function).
+    y = b.collapse_shape(y, [[0], [1, 2, 3]])
+    for index, width in enumerate(VGG16_CLASSIFIER):
+        y = dense(b, y, f'fc{index}', width, act='relu')
+    return dense(b, y, f'fc{len(VGG16_CLASSIFIER)}', IMAGENET_CLASSES)
+
+
+def build_vit_b16(b, layers=None):
+    cfg = VIT_B16
+    layers = cfg['layers'] if layers is None else layers
+    hidden, patch = cfg['hidden'], cfg['patch']
+    x = b.argument('input', (1, cfg['image'], cfg['image'], 3))
+    patches = conv2d(b, x, 'patch_embed', hidden, patch, patch, act=None, pad=0)
+    tokens = b.collapse_shape(patches, [[0, 1, 2], [3]])          # 196 x hidden
+    b.comment('class token + position embeddings')
+    cls = b.weight('cls_token', (1, hidden), 'embedding')
+    y = b.concat([cls, tokens], 0)                                # 197 x hidden
+    positions = b.weight('pos_embed', y.shape, 'embedding')
+    y = b.elementwise([y, positions], [(0, 1), (0, 1)], y.shape,
+                      lambda b, v, p, out: b.sop('arith.addf', v, p), 'embedded')
+    for layer in range(layers):
+        y = pre_ln_encoder_layer(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'])
+    y = layer_norm(b, y, 'ln_final', cfg['eps'])
+    return dense(b, b.extract_slice(y, (0, 0), (1, hidden)), 'head', IMAGENET_CLASSES)
+
+
+def build_gpt2(b, layers=None):
+    cfg = GPT2
+    layers = cfg['layers'] if layers is None else layers
+    x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
+    y = b.collapse_shape(x, [[0, 1], [2]])
+    for layer in range(layers):
+        y = pre_ln_encoder_layer(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'],
+                                 causal=True)
+    y = layer_norm(b, y, 'ln_f', cfg['eps'])
+    return b.expand_shape(y, [[0, 1], [2]], x.shape)
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     build: Callable
@@ -692,6 +894,12 @@ MODELS = {
     'bert_base': ModelSpec(build_bert_base, 'BERT-base encoder, 1x128x768 -> 1x128x768',
                            uses_layers=True),
     'mlp': ModelSpec(build_mlp, '3 x (256x1024 * 1024x1024 + bias + relu)'),
+    'resnet18': ModelSpec(build_resnet18, 'ResNet-18, NHWC 1x224x224x3 -> 1x1000'),
+    'vgg16': ModelSpec(build_vgg16, 'VGG-16 (configuration D), NHWC 1x224x224x3 -> 1x1000'),
+    'vit_b16': ModelSpec(build_vit_b16, 'ViT-B/16 encoder + head, NHWC 1x224x224x3 -> 1x1000',
+                         uses_layers=True),
+    'gpt2': ModelSpec(build_gpt2, 'GPT-2 small decoder stack (causal), 1x256x768 -> 1x256x768',
+                      uses_layers=True),
 }
 
 
@@ -732,7 +940,7 @@ def main(argv=None):
                         help='comma-separated model names (default: all)')
     parser.add_argument('--weights', choices=WEIGHT_MODES, default='splat')
     parser.add_argument('--layers', type=int, default=None,
-                        help='encoder layers for bert_base (default 12)')
+                        help='transformer layers of bert_base, vit_b16 and gpt2 (default 12)')
     parser.add_argument('--list', action='store_true', help='print the model names, one per line, and exit')
     args = parser.parse_args(argv)
 

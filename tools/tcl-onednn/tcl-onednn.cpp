@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tcl/Run/Statistics.h"
+#include "tcl/Run/MeasurementOptions.h"
 #include "tcl/Support/Version.h"
 #include "tcl/Task/TaskExtraction.h"
 
@@ -39,10 +39,7 @@ static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<task.mlir>"),
                                       cl::Required, cl::cat(category));
 static cl::opt<unsigned> threads("num-threads", cl::desc("oneDNN threads"),
                                  cl::init(1), cl::cat(category));
-static cl::opt<unsigned> warmup("warmup", cl::desc("Untimed calls"),
-                                cl::init(2), cl::cat(category));
-static cl::opt<unsigned> repeats("repeats", cl::desc("Timed calls"),
-                                 cl::init(10), cl::cat(category));
+static MeasurementOptions measurement(category);
 static cl::opt<std::string> jsonPath("json", cl::desc("Also write results as JSON"),
                                      cl::init(""), cl::cat(category));
 
@@ -62,14 +59,15 @@ dnnl::memory::dims dimsOf(Value value) {
   return dnnl::memory::dims(shape.begin(), shape.end());
 }
 
-/// A memory in `desc`'s layout filled with a deterministic pattern (and so
+/// A memory in `desc`'s layout filled with a deterministic pattern in
+/// [-1, 1), the range of the candidates' random inputs (and so
 /// touched before timing).
 dnnl::memory filled(const dnnl::memory::desc &desc, const dnnl::engine &engine) {
   dnnl::memory memory(desc, engine);
   float *data = static_cast<float *>(memory.get_data_handle());
   size_t count = desc.get_size() / sizeof(float);
   for (size_t i = 0; i < count; ++i)
-    data[i] = static_cast<float>((i * 2654435761u) % 1000) / 1000.0f - 0.5f;
+    data[i] = static_cast<float>((i * 2654435761u) % 1000) / 500.0f - 1.0f;
   return memory;
 }
 
@@ -260,7 +258,7 @@ int main(int argc, char **argv) {
           work->primitive.execute(stream, work->arguments);
           stream.wait();
         },
-        warmup, std::max(1u, unsigned(repeats)));
+        measurement.policy());
     double flops = countFlops(anchor->anchor);
     llvm::outs() << "tcl-onednn: " << inputPath << ", " << work->primitiveName
                  << ", " << threads << " thread(s)\n"

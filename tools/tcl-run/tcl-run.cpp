@@ -11,7 +11,7 @@
 #include "tcl/Run/Candidate.h"
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Space/Space.h"
-#include "tcl/Run/Statistics.h"
+#include "tcl/Run/MeasurementOptions.h"
 #include "tcl/Support/Version.h"
 #include "tcl/Task/TaskExtraction.h"
 
@@ -49,10 +49,7 @@ static cl::opt<unsigned> threads("num-threads", cl::desc("Threads running the ou
 static cl::opt<std::string>
     schedule("schedule", cl::desc("'default' heuristic, naive 'loops', or a schedule file (.mlir)"),
              cl::init("default"), cl::cat(category));
-static cl::opt<unsigned> warmup("warmup", cl::desc("Untimed calls"),
-                                cl::init(2), cl::cat(category));
-static cl::opt<unsigned> repeats("repeats", cl::desc("Timed calls"),
-                                 cl::init(10), cl::cat(category));
+static MeasurementOptions measurement(category);
 static cl::opt<bool>
     check("check",
           cl::desc("Compare outputs with the module lowered to naive loops"),
@@ -260,8 +257,7 @@ int main(int argc, char **argv) {
   options.check = check;
   options.absTolerance = absTolerance;
   options.relTolerance = relTolerance;
-  options.warmup = warmup;
-  options.repeats = std::max(1u, unsigned(repeats));
+  options.measurement = measurement.policy();
   options.limits.timeoutSeconds = timeoutSeconds;
   // Resolved once up front: a bad --cpu or --features is reported before
   // anything is compiled.

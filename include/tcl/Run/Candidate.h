@@ -23,6 +23,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,26 @@ struct OutputCheck {
   double got = 0, expected = 0; ///< At the first mismatch, if any.
 };
 
+/// What happened to a candidate: one of these is stored with every record.
+enum class CandidateStatus {
+  Ok,           ///< Compiled, ran, and (when checked) matched the reference.
+  CompileError, ///< The schedule did not apply, lower, or compile.
+  Timeout,      ///< Compiling or running took longer than the time limit.
+  Crash,        ///< The candidate's process died (signal, abort, memory limit).
+  WrongResult,  ///< Ran, but its outputs differ from the reference.
+};
+
+/// "ok", "compile_error", "timeout", "crash", "wrong_result".
+llvm::StringRef statusName(CandidateStatus status);
+std::optional<CandidateStatus> parseStatus(llvm::StringRef name);
+
+/// Breaks every candidate on purpose, to test that the measuring side
+/// records broken code as such and never lets it win.
+enum class InjectedFault { None, Crash, Hang, WrongResult };
+std::optional<InjectedFault> parseInjectedFault(llvm::StringRef name);
+
 struct CandidateResult {
+  CandidateStatus status = CandidateStatus::CompileError;
   /// Compiled, ran, and (when checked) matched the reference.
   bool ok = false;
   /// Why not: the compiler's diagnostics, "timed out after N s", "crashed
@@ -69,9 +89,12 @@ struct EvaluationOptions {
   bool check = false;
   double absTolerance = 1e-4;
   double relTolerance = 1e-3;
-  unsigned warmup = 2;
-  unsigned repeats = 10;
+  MeasurementPolicy measurement;
   IsolationLimits limits;
+  /// Cores the candidate is built and measured on, held exclusively for the
+  /// whole evaluation (CoreLock); empty: no lock, any core.
+  std::vector<unsigned> cores;
+  InjectedFault injectedFault = InjectedFault::None;
   /// Run candidates in a child process (disable only to debug in-process).
   bool isolate = true;
 };

@@ -25,9 +25,27 @@ struct IsolationLimits {
   uint64_t memoryBytes = 0;
 };
 
+/// Why an isolated child did not finish normally.
+class IsolationError : public llvm::ErrorInfo<IsolationError> {
+public:
+  enum class Kind { TimedOut, Crashed, Exited };
+  IsolationError(Kind kind, std::string message)
+      : errorKind(kind), text(std::move(message)) {}
+  Kind kind() const { return errorKind; }
+  void log(llvm::raw_ostream &os) const override { os << text; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  static char ID;
+
+private:
+  Kind errorKind;
+  std::string text;
+};
+
 /// Forks; the child runs `body` and sends back the string it returns. Fails
-/// with "timed out after N s", "ran out of memory" or "crashed (signal N)"
-/// when the child does not finish normally. The caller's MLIRContexts must
+/// with an IsolationError ("timed out after N s", "crashed (signal N, ...)",
+/// "exited with status N") when the child does not finish normally. The caller's MLIRContexts must
 /// have multithreading disabled: thread pools do not survive fork().
 llvm::Expected<std::string> runIsolated(llvm::function_ref<std::string()> body,
                                         const IsolationLimits &limits);

@@ -20,6 +20,30 @@ struct Timing {
   double max = 0;
   /// (p90 - p10) / median: relative spread that ignores single outliers.
   double relativeSpread = 0;
+  /// Calls of the body per sample (a sample is their mean): short bodies are
+  /// batched so that each sample is long enough for the clock.
+  unsigned callsPerSample = 1;
+};
+
+/// How long to measure. Timing stops as soon as `minRepeats` samples agree
+/// within `targetSpread`, or at `maxRepeats` samples, or when the timed
+/// budget `maxSeconds` is spent (but never before `minRepeats`): stable
+/// candidates cost little, noisy ones get more samples.
+struct MeasurementPolicy {
+  /// Untimed calls, and at least `warmupSeconds` of them: caches, TLBs and
+  /// the clock frequency settle before the first sample.
+  unsigned warmup = 2;
+  double warmupSeconds = 0.01;
+  unsigned minRepeats = 5;
+  unsigned maxRepeats = 50;
+  double targetSpread = 0.02;
+  double maxSeconds = 0.3;
+  /// Shortest sample: bodies faster than this are called several times per
+  /// sample.
+  double minSampleSeconds = 2e-4;
+
+  /// Exactly `repeats` single-call samples after `warmup` calls.
+  static MeasurementPolicy fixed(unsigned warmup, unsigned repeats);
 };
 
 /// Median of `values` (mean of the middle two for even sizes); 0 if empty.
@@ -29,10 +53,9 @@ double percentile(llvm::ArrayRef<double> values, double fraction);
 /// Summarizes samples into a Timing.
 Timing summarize(std::vector<double> samples);
 
-/// Calls `body` `warmup` times untimed, then `repeats` times timed with a
-/// monotonic clock.
-Timing measure(const std::function<void()> &body, unsigned warmup,
-               unsigned repeats);
+/// Times `body` with a monotonic clock under `policy`.
+Timing measure(const std::function<void()> &body,
+               const MeasurementPolicy &policy);
 
 } // namespace tcl
 
