@@ -47,7 +47,7 @@ llvm::Error TuningDatabase::exportJsonLines(llvm::raw_ostream &os) {
       "SELECT t.key, g.name, m.cpu_model, m.host_cpu, m.cores, s.assignment, "
       "s.script_hash, r.status, r.median_s, r.min_s, r.spread, r.samples, "
       "r.compile_s, r.vector_ops, r.scalar_fallback, r.error, r.created_at, "
-      "r.uid FROM records r JOIN schedules s ON s.id = r.schedule_id JOIN "
+      "r.uid, r.wall_s FROM records r JOIN schedules s ON s.id = r.schedule_id JOIN "
       "tasks t ON t.id = s.task_id JOIN targets g ON g.id = r.target_id JOIN "
       "machines m ON m.id = r.machine_id ORDER BY r.id");
   auto baselines = db->prepare(
@@ -116,6 +116,7 @@ llvm::Error TuningDatabase::exportJsonLines(llvm::raw_ostream &os) {
                    {"spread", optionalNumber(s, 10)},
                    {"samples", s.integer(11)},
                    {"compile_s", s.real(12)},
+                   {"wall_s", s.real(18)},
                    {"vector_ops", s.integer(13)},
                    {"scalar_fallback", s.integer(14) != 0},
                    {"error", s.text(15)},
@@ -257,6 +258,7 @@ llvm::Error TuningDatabase::importJsonLines(llvm::StringRef text,
       record.spread = fields.optionalNumber("spread");
       record.samples = fields.integer("samples");
       record.compileSeconds = fields.number("compile_s");
+      record.wallSeconds = fields.number("wall_s");
       record.vectorOps = fields.integer("vector_ops");
       record.scalarFallback = fields.boolean("scalar_fallback");
       record.error = fields.text("error");

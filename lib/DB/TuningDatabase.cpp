@@ -52,8 +52,8 @@ llvm::Error TuningDatabase::createSchema() {
         if (llvm::Error error = db->execute(schemaSql))
           return error;
         return db->execute(
-            ("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '" +
-             schemaVersion + "')")
+            ("INSERT INTO meta(key, value) VALUES('schema_version', '" +
+             schemaVersion + "') ON CONFLICT DO NOTHING")
                 .str());
       }))
     return error;
@@ -100,8 +100,8 @@ requireInteger(sqlite::Connection &db, llvm::StringRef sql,
 }
 
 llvm::Expected<int64_t> TuningDatabase::addTask(const TaskRow &task) {
-  auto insert = db->prepare("INSERT OR IGNORE INTO tasks(key, kind, flops, "
-                            "payload) VALUES(?, ?, ?, ?)");
+  auto insert = db->prepare("INSERT INTO tasks(key, kind, flops, payload) "
+                            "VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING");
   if (!insert)
     return insert.takeError();
   insert->bind(1, task.key).bind(2, task.kind).bind(3, task.flops).bind(4, task.payload);
@@ -123,23 +123,28 @@ llvm::Expected<int64_t> TuningDatabase::targetId(llvm::StringRef name) {
 }
 
 llvm::Expected<int64_t> TuningDatabase::machineId(const MachineInfo &machine) {
-  auto insert = db->prepare("INSERT OR IGNORE INTO machines(cpu_model, "
-                            "host_cpu, cores) VALUES(?, ?, ?)");
+  auto insert = db->prepare("INSERT INTO machines(cpu_model, host_cpu, cores) "
+                            "VALUES(?, ?, ?) ON CONFLICT DO NOTHING");
   if (!insert)
     return insert.takeError();
   insert->bind(1, machine.cpuModel).bind(2, machine.hostCpu).bind(3, machine.cores);
   if (llvm::Error error = insert->run())
     return std::move(error);
   return requireInteger(
-      *db, "SELECT id FROM machines WHERE cpu_model = ?",
-      [&](Statement &s) { s.bind(1, machine.cpuModel); }, "machine");
+      *db,
+      "SELECT id FROM machines WHERE cpu_model = ? AND host_cpu = ? AND "
+      "cores = ?",
+      [&](Statement &s) {
+        s.bind(1, machine.cpuModel).bind(2, machine.hostCpu).bind(3, machine.cores);
+      },
+      "machine");
 }
 
 llvm::Expected<int64_t> TuningDatabase::scheduleId(int64_t task,
                                                    llvm::StringRef assignment,
                                                    llvm::StringRef hash) {
-  auto insert = db->prepare("INSERT OR IGNORE INTO schedules(task_id, "
-                            "assignment, script_hash) VALUES(?, ?, ?)");
+  auto insert = db->prepare("INSERT INTO schedules(task_id, assignment, "
+                            "script_hash) VALUES(?, ?, ?) ON CONFLICT DO NOTHING");
   if (!insert)
     return insert.takeError();
   insert->bind(1, task).bind(2, assignment).bind(3, hash);
@@ -165,8 +170,8 @@ llvm::Error TuningDatabase::addTaskNetwork(llvm::StringRef taskKey,
 }
 
 llvm::Error TuningDatabase::addTarget(const TargetRow &target) {
-  auto insert = db->prepare("INSERT OR IGNORE INTO targets(name, cpu, "
-                            "features, threads) VALUES(?, ?, ?, ?)");
+  auto insert = db->prepare("INSERT INTO targets(name, cpu, features, threads) "
+                            "VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING");
   if (!insert)
     return insert.takeError();
   insert->bind(1, target.name).bind(2, target.cpu).bind(3, target.features)
@@ -194,10 +199,13 @@ llvm::Error TuningDatabase::insertRecord(const RecordRow &record) {
     if (!schedule)
       return schedule.takeError();
     auto insert = db->prepare(
-        "INSERT OR IGNORE INTO records(uid, schedule_id, target_id, "
+        // ON CONFLICT, not OR IGNORE: a known uid is skipped, a record that
+        // breaks a CHECK is an error.
+        "INSERT INTO records(uid, schedule_id, target_id, "
         "machine_id, status, median_s, min_s, spread, samples, compile_s, "
-        "vector_ops, scalar_fallback, error, created_at) "
-        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "wall_s, vector_ops, scalar_fallback, error, created_at) "
+        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(uid) DO NOTHING");
     if (!insert)
       return insert.takeError();
     insert->bind(1, record.uid.empty() ? makeUid() : record.uid)
@@ -210,10 +218,11 @@ llvm::Error TuningDatabase::insertRecord(const RecordRow &record) {
         .bind(8, record.spread)
         .bind(9, record.samples)
         .bind(10, record.compileSeconds)
-        .bind(11, record.vectorOps)
-        .bind(12, int64_t(record.scalarFallback))
-        .bind(13, record.error)
-        .bind(14, record.createdAt);
+        .bind(11, record.wallSeconds)
+        .bind(12, record.vectorOps)
+        .bind(13, int64_t(record.scalarFallback))
+        .bind(14, record.error)
+        .bind(15, record.createdAt);
     return insert->run();
   }
 }
@@ -258,15 +267,17 @@ llvm::Error TuningDatabase::insertBaseline(const BaselineRow &baseline) {
 llvm::Expected<std::vector<std::string>>
 TuningDatabase::measuredAssignments(llvm::StringRef taskKey,
                                     llvm::StringRef target,
-                                    llvm::StringRef cpuModel) {
+                                    const MachineInfo &machine) {
   auto query = db->prepare(
       "SELECT s.assignment FROM records r JOIN schedules s ON s.id = "
       "r.schedule_id JOIN tasks t ON t.id = s.task_id JOIN targets g ON g.id "
       "= r.target_id JOIN machines m ON m.id = r.machine_id WHERE t.key = ? "
-      "AND g.name = ? AND m.cpu_model = ? ORDER BY r.id");
+      "AND g.name = ? AND m.cpu_model = ? AND m.host_cpu = ? AND m.cores = ? "
+      "ORDER BY r.id");
   if (!query)
     return query.takeError();
-  query->bind(1, taskKey).bind(2, target).bind(3, cpuModel);
+  query->bind(1, taskKey).bind(2, target).bind(3, machine.cpuModel)
+      .bind(4, machine.hostCpu).bind(5, machine.cores);
   std::vector<std::string> assignments;
   while (true) {
     llvm::Expected<bool> row = query->step();
@@ -280,15 +291,17 @@ TuningDatabase::measuredAssignments(llvm::StringRef taskKey,
 
 llvm::Expected<bool> TuningDatabase::hasBaseline(llvm::StringRef taskKey,
                                                  llvm::StringRef target,
-                                                 llvm::StringRef cpuModel,
+                                                 const MachineInfo &machine,
                                                  llvm::StringRef library) {
   auto found = queryInteger(
       *db,
       "SELECT 1 FROM baselines b JOIN tasks t ON t.id = b.task_id JOIN "
       "targets g ON g.id = b.target_id JOIN machines m ON m.id = b.machine_id "
-      "WHERE t.key = ? AND g.name = ? AND m.cpu_model = ? AND b.library = ?",
+      "WHERE t.key = ? AND g.name = ? AND m.cpu_model = ? AND m.host_cpu = ? "
+      "AND m.cores = ? AND b.library = ?",
       [&](Statement &s) {
-        s.bind(1, taskKey).bind(2, target).bind(3, cpuModel).bind(4, library);
+        s.bind(1, taskKey).bind(2, target).bind(3, machine.cpuModel)
+            .bind(4, machine.hostCpu).bind(5, machine.cores).bind(6, library);
       });
   if (!found)
     return found.takeError();
@@ -318,7 +331,7 @@ static constexpr llvm::StringLiteral recordColumns =
     "t.key, g.name, m.cpu_model, m.host_cpu, m.cores, s.assignment, "
     "s.script_hash, r.status, r.median_s, r.min_s, r.spread, r.samples, "
     "r.compile_s, r.vector_ops, r.scalar_fallback, r.error, r.created_at, "
-    "r.uid FROM records r JOIN schedules s ON s.id = r.schedule_id JOIN tasks "
+    "r.uid, r.wall_s FROM records r JOIN schedules s ON s.id = r.schedule_id JOIN tasks "
     "t ON t.id = s.task_id JOIN targets g ON g.id = r.target_id JOIN machines "
     "m ON m.id = r.machine_id";
 
@@ -346,6 +359,7 @@ static RecordRow readRecord(const Statement &s) {
   record.error = s.text(15);
   record.createdAt = s.integer(16);
   record.uid = s.text(17);
+  record.wallSeconds = s.real(18);
   return record;
 }
 
@@ -366,10 +380,11 @@ static llvm::Error forEachRow(Statement &statement,
 llvm::Expected<std::vector<RecordRow>>
 TuningDatabase::records(llvm::StringRef taskKey) {
   auto query = db->prepare(
-      ("SELECT " + recordColumns + " WHERE t.key = ? ORDER BY r.id").str());
+      ("SELECT " + recordColumns + " WHERE ? = '' OR t.key = ? ORDER BY r.id")
+          .str());
   if (!query)
     return query.takeError();
-  query->bind(1, taskKey);
+  query->bind(1, taskKey).bind(2, taskKey);
   std::vector<RecordRow> rows;
   if (llvm::Error error = forEachRow(*query, [&](Statement &s) {
         rows.push_back(readRecord(s));
@@ -378,6 +393,10 @@ TuningDatabase::records(llvm::StringRef taskKey) {
     return std::move(error);
   return rows;
 }
+
+/// How machines are shown: "AMD EPYC 9R14 (znver4, 96 cores)".
+#define MACHINE_LABEL                                                          \
+  "(m.cpu_model || ' (' || m.host_cpu || ', ' || m.cores || ' cores)')"
 
 llvm::Expected<std::vector<BestRow>> TuningDatabase::best(llvm::StringRef target) {
   // A valid record computed the right values and, when its schedule asked
@@ -389,13 +408,13 @@ llvm::Expected<std::vector<BestRow>> TuningDatabase::best(llvm::StringRef target
       "COUNT(*) OVER (PARTITION BY s.task_id, r.target_id, r.machine_id) AS "
       "n FROM records r JOIN schedules s ON s.id = r.schedule_id WHERE "
       "r.status = 'ok' AND r.scalar_fallback = 0 AND r.median_s IS NOT NULL) "
-      "SELECT t.key, t.kind, g.name, m.cpu_model, v.assignment, t.flops, "
+      "SELECT t.key, t.kind, g.name, " MACHINE_LABEL ", v.assignment, t.flops, "
       "v.median_s, v.n, b.median_s FROM valid v JOIN tasks t ON t.id = "
       "v.task_id JOIN targets g ON g.id = v.target_id JOIN machines m ON m.id "
       "= v.machine_id LEFT JOIN baselines b ON b.task_id = v.task_id AND "
       "b.target_id = v.target_id AND b.machine_id = v.machine_id AND "
       "b.library = 'onednn' AND b.status = 'ok' WHERE v.rank = 1 AND (? = '' "
-      "OR g.name = ?) ORDER BY g.name, m.cpu_model, t.flops DESC, t.key");
+      "OR g.name = ?) ORDER BY g.name, m.id, t.flops DESC, t.key");
   if (!query)
     return query.takeError();
   query->bind(1, target).bind(2, target);
@@ -454,11 +473,10 @@ llvm::Expected<DatabaseSummary> TuningDatabase::summary() {
     return std::move(error);
 
   auto perTarget = db->prepare(
-      "SELECT g.name, m.cpu_model, r.status, COUNT(*), COUNT(DISTINCT "
+      "SELECT g.name, " MACHINE_LABEL ", r.status, COUNT(*), COUNT(DISTINCT "
       "s.task_id) FROM records r JOIN schedules s ON s.id = r.schedule_id "
       "JOIN targets g ON g.id = r.target_id JOIN machines m ON m.id = "
-      "r.machine_id GROUP BY g.name, m.cpu_model, r.status ORDER BY g.name, "
-      "m.cpu_model");
+      "r.machine_id GROUP BY g.name, m.id, r.status ORDER BY g.name, m.id");
   if (!perTarget)
     return perTarget.takeError();
   if (llvm::Error error = forEachRow(*perTarget, [&](Statement &s) {
@@ -478,7 +496,8 @@ llvm::Expected<DatabaseSummary> TuningDatabase::summary() {
         *db,
         "SELECT COUNT(DISTINCT s.task_id) FROM records r JOIN schedules s ON "
         "s.id = r.schedule_id JOIN targets g ON g.id = r.target_id JOIN "
-        "machines m ON m.id = r.machine_id WHERE g.name = ? AND m.cpu_model = ?",
+        "machines m ON m.id = r.machine_id WHERE g.name = ? AND " MACHINE_LABEL
+        " = ?",
         [&](Statement &s) { s.bind(1, entry.target).bind(2, entry.machine); },
         "count");
     if (!tasks)
@@ -488,7 +507,7 @@ llvm::Expected<DatabaseSummary> TuningDatabase::summary() {
         *db,
         "SELECT COUNT(*) FROM baselines b JOIN targets g ON g.id = b.target_id "
         "JOIN machines m ON m.id = b.machine_id WHERE g.name = ? AND "
-        "m.cpu_model = ? AND b.status = 'ok'",
+        MACHINE_LABEL " = ? AND b.status = 'ok'",
         [&](Statement &s) { s.bind(1, entry.target).bind(2, entry.machine); },
         "count");
     if (!baselines)

@@ -172,7 +172,7 @@ private:
     const CollectedTask &task = tasks[pair.task];
     const TargetSpec &spec = options.targets[pair.target];
     std::string targetName = spec.name();
-    auto measured = db->measuredAssignments(task.key, targetName, machine.cpuModel);
+    auto measured = db->measuredAssignments(task.key, targetName, machine);
     if (!measured)
       return measured.takeError();
     if (measured->size() >= quota || exhausted.count({pair.task, pair.target}))
@@ -242,6 +242,7 @@ private:
       }
       record.samples = result.timing.samples.size();
       record.compileSeconds = result.compileSeconds;
+      record.wallSeconds = result.wallSeconds;
       record.vectorOps = result.vectorOps;
       record.scalarFallback = result.scalarFallback();
       record.error = result.failure;
@@ -292,7 +293,7 @@ private:
     std::optional<TaskKind> kind = symbolizeTaskKind(task.kind);
     if (!kind || !hasOnednnBaseline(*kind))
       return llvm::Error::success();
-    auto present = db->hasBaseline(task.key, spec.name(), machine.cpuModel, "onednn");
+    auto present = db->hasBaseline(task.key, spec.name(), machine, "onednn");
     if (!present)
       return present.takeError();
     if (*present)
@@ -368,7 +369,7 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
     for (size_t target = 0; target < options.targets.size(); ++target) {
       pairs.push_back({task, target});
       auto measured = (*db)->measuredAssignments(
-          (*tasks)[task].key, options.targets[target].name(), machine.cpuModel);
+          (*tasks)[task].key, options.targets[target].name(), machine);
       if (!measured)
         return measured.takeError();
       alreadyMeasured +=
@@ -383,7 +384,7 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
                        "worker(s) on {6}\n",
                        tasks->size(), options.targets.size(), pairs.size(),
                        options.schedulesPerTask, alreadyMeasured,
-                       options.workers, machine.cpuModel);
+                       options.workers, machine.label());
   log.flush();
 
   auto start = std::chrono::steady_clock::now();

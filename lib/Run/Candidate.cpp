@@ -300,6 +300,13 @@ CandidateResult CandidateEvaluator::evaluate(ModuleOp schedule,
     }
     lock.emplace(std::move(*acquired));
   }
+  auto start = std::chrono::steady_clock::now();
+  auto finish = [&] {
+    result.wallSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+    return result;
+  };
   if (opts.isolate) {
     llvm::Expected<std::string> text = runIsolated(
         [&] {
@@ -321,12 +328,12 @@ CandidateResult CandidateEvaluator::evaluate(ModuleOp schedule,
             result.status = CandidateStatus::Crash;
             result.failure = error.message();
           });
-      return result;
+      return finish();
     }
     result = fromJson(*text);
   } else {
     result = fromJson(evaluateHere(schedule, fallback));
   }
   result.wantsVectors = wantsVectors;
-  return result;
+  return finish();
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 using namespace tcl;
 
@@ -60,15 +61,16 @@ double secondsSince(Clock::time_point start) {
 
 Timing tcl::measure(const std::function<void()> &body,
                     const MeasurementPolicy &policy) {
-  // Warm-up; its last call estimates the body's duration.
-  double oneCall = 0;
+  // Warm-up; its fastest call estimates the body's duration (a slow one may
+  // have been preempted).
+  double oneCall = std::numeric_limits<double>::infinity();
   Clock::time_point warmupStart = Clock::now();
   for (unsigned i = 0; i < policy.warmup ||
                        secondsSince(warmupStart) < policy.warmupSeconds;
        ++i) {
     Clock::time_point start = Clock::now();
     body();
-    oneCall = secondsSince(start);
+    oneCall = std::min(oneCall, secondsSince(start));
   }
   unsigned calls = 1;
   if (oneCall > 0 && oneCall < policy.minSampleSeconds)

@@ -27,3 +27,7 @@ MachineInfo tcl::currentMachine() {
   machine.cores = std::thread::hardware_concurrency();
   return machine;
 }
+
+std::string MachineInfo::label() const {
+  return cpuModel + " (" + hostCpu + ", " + std::to_string(cores) + " cores)";
+}

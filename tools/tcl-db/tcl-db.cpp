@@ -3,7 +3,7 @@
 //   tcl-db summary DB            tasks, networks, records per target, valid %
 //   tcl-db list DB               every task with its records per target
 //   tcl-db best DB [--target=T]  the fastest valid schedule per task, vs oneDNN
-//   tcl-db records DB --task=K   every record of one task, with its status
+//   tcl-db records DB [--task=K] every record (of one task), with its status
 //   tcl-db export DB [-o FILE]   JSON Lines (stdout by default)
 //   tcl-db import DB FILE        JSON Lines ('-': stdin); skips known records
 //   tcl-db merge DB SOURCE...    adds other databases' contents
@@ -27,7 +27,7 @@ namespace cl = llvm::cl;
 static cl::SubCommand summaryCommand("summary", "Tasks, records per target, valid fraction");
 static cl::SubCommand listCommand("list", "Every task with its records per target");
 static cl::SubCommand bestCommand("best", "The fastest valid schedule per task and target");
-static cl::SubCommand recordsCommand("records", "Every record of one task");
+static cl::SubCommand recordsCommand("records", "Every record, with its status");
 static cl::SubCommand exportCommand("export", "Write the database as JSON Lines");
 static cl::SubCommand importCommand("import", "Add JSON Lines to the database");
 static cl::SubCommand mergeCommand("merge", "Add other databases to the database");
@@ -44,8 +44,8 @@ static cl::opt<bool> asJson("json", cl::desc("Print JSON"), cl::init(false),
                             cl::sub(summaryCommand), cl::sub(bestCommand));
 static cl::opt<std::string> targetFilter("target", cl::desc("Only this target"),
                                          cl::init(""), cl::sub(bestCommand));
-static cl::opt<std::string> taskKey("task", cl::desc("Task key"), cl::Required,
-                                    cl::sub(recordsCommand));
+static cl::opt<std::string> taskKey("task", cl::desc("Only this task (key)"),
+                                    cl::init(""), cl::sub(recordsCommand));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::init("-"), cl::sub(exportCommand));
 
@@ -180,8 +180,9 @@ static int runRecords(TuningDatabase &db) {
   if (!rows)
     return fail(rows.takeError());
   for (const RecordRow &row : *rows)
-    llvm::outs() << llvm::formatv("{0,-24} {1,-13} {2,12} {3}{4}\n", row.target,
-                                  row.status, seconds(row.medianSeconds),
+    llvm::outs() << llvm::formatv("{0,-24} {1,-18} {2,-13} {3,12} {4}{5}\n",
+                                  row.target, row.taskKey, row.status,
+                                  seconds(row.medianSeconds),
                                   row.assignment,
                                   row.error.empty() ? "" : "\n    error: " + row.error);
   return 0;

@@ -56,6 +56,8 @@ struct RecordRow {
   std::optional<double> medianSeconds, minSeconds, spread;
   int64_t samples = 0;
   double compileSeconds = 0;
+  /// Everything the candidate cost: build, measurement, check, process.
+  double wallSeconds = 0;
   int64_t vectorOps = 0;
   bool scalarFallback = false;
   std::string error;
@@ -125,10 +127,10 @@ public:
   /// status): a resumed collection continues after them.
   llvm::Expected<std::vector<std::string>>
   measuredAssignments(llvm::StringRef taskKey, llvm::StringRef target,
-                      llvm::StringRef cpuModel);
+                      const MachineInfo &machine);
   llvm::Expected<bool> hasBaseline(llvm::StringRef taskKey,
                                    llvm::StringRef target,
-                                   llvm::StringRef cpuModel,
+                                   const MachineInfo &machine,
                                    llvm::StringRef library);
   llvm::Expected<int64_t> countRecords();
   /// Id of the newest record (0 when there is none).
@@ -136,7 +138,7 @@ public:
   /// Records newer than `afterId`, all or only status ok.
   llvm::Expected<int64_t> countRecordsAfter(int64_t afterId, bool validOnly);
 
-  /// Records of one task (all targets), newest last.
+  /// Records of one task (all tasks if empty), on all targets, oldest first.
   llvm::Expected<std::vector<RecordRow>> records(llvm::StringRef taskKey);
   /// The fastest valid (status ok, vectorized as asked) record per task and
   /// target, optionally only for `target`.

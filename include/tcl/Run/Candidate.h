@@ -67,6 +67,9 @@ struct CandidateResult {
   /// (...)", or "outputs differ from the reference".
   std::string failure;
   double compileSeconds = 0;
+  /// The whole evaluation as the caller saw it (process, build, timing,
+  /// check), without waiting for core locks.
+  double wallSeconds = 0;
   Timing timing;
   /// Ops with vector results in the lowered LLVM-dialect module.
   int64_t vectorOps = 0;

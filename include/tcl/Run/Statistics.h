@@ -37,7 +37,7 @@ struct MeasurementPolicy {
   unsigned minRepeats = 5;
   unsigned maxRepeats = 50;
   double targetSpread = 0.02;
-  double maxSeconds = 0.3;
+  double maxSeconds = 0.2;
   /// Shortest sample: bodies faster than this are called several times per
   /// sample.
   double minSampleSeconds = 2e-4;

@@ -20,6 +20,9 @@ struct MachineInfo {
   /// LLVM's name for the host CPU, e.g. "znver4".
   std::string hostCpu;
   int64_t cores = 0;
+
+  /// "AMD EPYC 9R14 96-Core Processor (znver4, 96 cores)".
+  std::string label() const;
 };
 
 /// The machine this process runs on.
