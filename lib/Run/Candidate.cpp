@@ -16,6 +16,8 @@
 #include "llvm/Support/JSON.h"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace tcl;
@@ -55,28 +57,51 @@ int64_t countVectorOps(ModuleOp module) {
   return count;
 }
 
+/// JSON has no NaN or infinity (outputs of, e.g., rsqrt on random inputs
+/// have them): those travel as the strings "nan", "inf" and "-inf".
+llvm::json::Value number(double value) {
+  if (std::isfinite(value))
+    return value;
+  if (std::isnan(value))
+    return "nan";
+  return value > 0 ? "inf" : "-inf";
+}
+
+double readNumber(const llvm::json::Object &object, llvm::StringRef key) {
+  if (std::optional<double> value = object.getNumber(key))
+    return *value;
+  std::optional<llvm::StringRef> text = object.getString(key);
+  if (text == "inf")
+    return std::numeric_limits<double>::infinity();
+  if (text == "-inf")
+    return -std::numeric_limits<double>::infinity();
+  if (text == "nan")
+    return std::numeric_limits<double>::quiet_NaN();
+  return 0;
+}
+
 llvm::json::Value toJson(const CandidateResult &result) {
   llvm::json::Array samples, outputs, checks;
   for (double sample : result.timing.samples)
     samples.push_back(sample);
   for (const OutputSummary &output : result.outputs)
     outputs.push_back(llvm::json::Object{{"type", output.type},
-                                         {"min", output.min},
-                                         {"max", output.max},
-                                         {"mean", output.mean}});
+                                         {"min", number(output.min)},
+                                         {"max", number(output.max)},
+                                         {"mean", number(output.mean)}});
   for (const OutputCheck &check : result.checks)
     checks.push_back(llvm::json::Object{
         {"mismatches", check.comparison.mismatches},
-        {"max_abs_error", check.comparison.maxAbsError},
-        {"max_rel_error", check.comparison.maxRelError},
+        {"max_abs_error", number(check.comparison.maxAbsError)},
+        {"max_rel_error", number(check.comparison.maxRelError)},
         {"first_mismatch", check.comparison.firstMismatch},
         {"has_nan", check.comparison.hasNaN},
-        {"got", check.got},
-        {"expected", check.expected}});
+        {"got", number(check.got)},
+        {"expected", number(check.expected)}});
   return llvm::json::Object{{"status", statusName(result.status)},
                             {"ok", result.ok},
                             {"failure", result.failure},
-                            {"compile_s", result.compileSeconds},
+                            {"compile_s", number(result.compileSeconds)},
                             {"samples_s", std::move(samples)},
                             {"vector_ops", result.vectorOps},
                             {"outputs", std::move(outputs)},
@@ -98,7 +123,7 @@ CandidateResult fromJson(llvm::StringRef text) {
                       .value_or(CandidateStatus::Crash);
   result.ok = object->getBoolean("ok").value_or(false);
   result.failure = object->getString("failure").value_or("").str();
-  result.compileSeconds = object->getNumber("compile_s").value_or(0);
+  result.compileSeconds = readNumber(*object, "compile_s");
   result.vectorOps = object->getInteger("vector_ops").value_or(0);
   std::vector<double> samples;
   if (const llvm::json::Array *array = object->getArray("samples_s"))
@@ -109,22 +134,22 @@ CandidateResult fromJson(llvm::StringRef text) {
     for (const llvm::json::Value &value : *array) {
       const llvm::json::Object *output = value.getAsObject();
       result.outputs.push_back({output->getString("type").value_or("").str(),
-                                output->getNumber("min").value_or(0),
-                                output->getNumber("max").value_or(0),
-                                output->getNumber("mean").value_or(0)});
+                                readNumber(*output, "min"),
+                                readNumber(*output, "max"),
+                                readNumber(*output, "mean")});
     }
   if (const llvm::json::Array *array = object->getArray("checks"))
     for (const llvm::json::Value &value : *array) {
       const llvm::json::Object *check = value.getAsObject();
       OutputCheck entry;
       entry.comparison.mismatches = check->getInteger("mismatches").value_or(0);
-      entry.comparison.maxAbsError = check->getNumber("max_abs_error").value_or(0);
-      entry.comparison.maxRelError = check->getNumber("max_rel_error").value_or(0);
+      entry.comparison.maxAbsError = readNumber(*check, "max_abs_error");
+      entry.comparison.maxRelError = readNumber(*check, "max_rel_error");
       entry.comparison.firstMismatch =
           check->getInteger("first_mismatch").value_or(-1);
       entry.comparison.hasNaN = check->getBoolean("has_nan").value_or(false);
-      entry.got = check->getNumber("got").value_or(0);
-      entry.expected = check->getNumber("expected").value_or(0);
+      entry.got = readNumber(*check, "got");
+      entry.expected = readNumber(*check, "expected");
       result.checks.push_back(entry);
     }
   return result;

@@ -71,6 +71,12 @@ static cl::opt<unsigned> randomSchedules(
 static cl::opt<uint64_t> scheduleSeed(
     "schedule-seed", cl::desc("First seed of --random-schedules draws"),
     cl::init(1), cl::cat(category));
+static cl::list<unsigned> cores(
+    "cores", cl::CommaSeparated,
+    cl::desc("Build and measure on these cores, holding their locks so that "
+             "no other tcl measurement shares them (default: any core, no "
+             "lock)"),
+    cl::cat(category));
 static cl::opt<unsigned> timeoutSeconds(
     "timeout", cl::desc("Seconds one schedule may take to compile and run"),
     cl::init(300), cl::cat(category));
@@ -259,6 +265,7 @@ int main(int argc, char **argv) {
   options.relTolerance = relTolerance;
   options.measurement = measurement.policy();
   options.limits.timeoutSeconds = timeoutSeconds;
+  options.cores.assign(cores.begin(), cores.end());
   // Resolved once up front: a bad --cpu or --features is reported before
   // anything is compiled.
   llvm::Expected<CpuTarget> target = CpuTarget::resolve(cpu, features, threads);
