@@ -2,7 +2,8 @@
 # The main job on its embedded default: extract the tasks of the zoo's
 # ResNet-50, run the whole network on this CPU checked against naive loops,
 # then search the schedule space of its heaviest task a little (random legal
-# schedules, each compiled and checked) next to oneDNN.
+# schedules, each compiled and checked) next to oneDNN, and summarize the
+# measured dataset shipped in data/.
 # Usage: scripts/demo.sh [model.mlir] [entry]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
@@ -34,4 +35,13 @@ if [ -f "$tasks_dir/$heaviest.mlir" ]; then
   echo
   echo "== oneDNN on the same task"
   tcl-onednn "$tasks_dir/$heaviest.mlir" --repeats 5
+fi
+
+dataset="$TCL_ROOT/data/cpu-dataset.jsonl.xz"
+if [ -f "$dataset" ]; then
+  echo
+  echo "== The measured dataset shipped with tcl ($dataset)"
+  rm -f "$TCL_BUILD/shipped-dataset.db"*
+  xz -dc "$dataset" | tcl-db import "$TCL_BUILD/shipped-dataset.db" -
+  tcl-db summary "$TCL_BUILD/shipped-dataset.db"
 fi

@@ -184,47 +184,45 @@ llvm::Error TuningDatabase::addRecord(const RecordRow &record) {
 }
 
 llvm::Error TuningDatabase::insertRecord(const RecordRow &record) {
-  {
-    llvm::Expected<int64_t> task = taskId(record.taskKey);
-    if (!task)
-      return task.takeError();
-    llvm::Expected<int64_t> target = targetId(record.target);
-    if (!target)
-      return target.takeError();
-    llvm::Expected<int64_t> machine = machineId(record.machine);
-    if (!machine)
-      return machine.takeError();
-    llvm::Expected<int64_t> schedule =
-        scheduleId(*task, record.assignment, record.scriptHash);
-    if (!schedule)
-      return schedule.takeError();
-    auto insert = db->prepare(
-        // ON CONFLICT, not OR IGNORE: a known uid is skipped, a record that
-        // breaks a CHECK is an error.
-        "INSERT INTO records(uid, schedule_id, target_id, "
-        "machine_id, status, median_s, min_s, spread, samples, compile_s, "
-        "wall_s, vector_ops, scalar_fallback, error, created_at) "
-        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT(uid) DO NOTHING");
-    if (!insert)
-      return insert.takeError();
-    insert->bind(1, record.uid.empty() ? makeUid() : record.uid)
-        .bind(2, *schedule)
-        .bind(3, *target)
-        .bind(4, *machine)
-        .bind(5, record.status)
-        .bind(6, record.medianSeconds)
-        .bind(7, record.minSeconds)
-        .bind(8, record.spread)
-        .bind(9, record.samples)
-        .bind(10, record.compileSeconds)
-        .bind(11, record.wallSeconds)
-        .bind(12, record.vectorOps)
-        .bind(13, int64_t(record.scalarFallback))
-        .bind(14, record.error)
-        .bind(15, record.createdAt);
-    return insert->run();
-  }
+  llvm::Expected<int64_t> task = taskId(record.taskKey);
+  if (!task)
+    return task.takeError();
+  llvm::Expected<int64_t> target = targetId(record.target);
+  if (!target)
+    return target.takeError();
+  llvm::Expected<int64_t> machine = machineId(record.machine);
+  if (!machine)
+    return machine.takeError();
+  llvm::Expected<int64_t> schedule =
+      scheduleId(*task, record.assignment, record.scriptHash);
+  if (!schedule)
+    return schedule.takeError();
+  auto insert = db->prepare(
+      // ON CONFLICT, not OR IGNORE: a known uid is skipped, a record that
+      // breaks a CHECK is an error.
+      "INSERT INTO records(uid, schedule_id, target_id, "
+      "machine_id, status, median_s, min_s, spread, samples, compile_s, "
+      "wall_s, vector_ops, scalar_fallback, error, created_at) "
+      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT(uid) DO NOTHING");
+  if (!insert)
+    return insert.takeError();
+  insert->bind(1, record.uid.empty() ? makeUid() : record.uid)
+      .bind(2, *schedule)
+      .bind(3, *target)
+      .bind(4, *machine)
+      .bind(5, record.status)
+      .bind(6, record.medianSeconds)
+      .bind(7, record.minSeconds)
+      .bind(8, record.spread)
+      .bind(9, record.samples)
+      .bind(10, record.compileSeconds)
+      .bind(11, record.wallSeconds)
+      .bind(12, record.vectorOps)
+      .bind(13, int64_t(record.scalarFallback))
+      .bind(14, record.error)
+      .bind(15, record.createdAt);
+  return insert->run();
 }
 
 llvm::Error TuningDatabase::addBaseline(const BaselineRow &baseline) {
@@ -232,36 +230,34 @@ llvm::Error TuningDatabase::addBaseline(const BaselineRow &baseline) {
 }
 
 llvm::Error TuningDatabase::insertBaseline(const BaselineRow &baseline) {
-  {
-    llvm::Expected<int64_t> task = taskId(baseline.taskKey);
-    if (!task)
-      return task.takeError();
-    llvm::Expected<int64_t> target = targetId(baseline.target);
-    if (!target)
-      return target.takeError();
-    llvm::Expected<int64_t> machine = machineId(baseline.machine);
-    if (!machine)
-      return machine.takeError();
-    auto insert = db->prepare(
-        "INSERT OR REPLACE INTO baselines(task_id, target_id, machine_id, "
-        "library, primitive, status, median_s, min_s, spread, samples, error, "
-        "created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    if (!insert)
-      return insert.takeError();
-    insert->bind(1, *task)
-        .bind(2, *target)
-        .bind(3, *machine)
-        .bind(4, baseline.library)
-        .bind(5, baseline.primitive)
-        .bind(6, baseline.status)
-        .bind(7, baseline.medianSeconds)
-        .bind(8, baseline.minSeconds)
-        .bind(9, baseline.spread)
-        .bind(10, baseline.samples)
-        .bind(11, baseline.error)
-        .bind(12, baseline.createdAt);
-    return insert->run();
-  }
+  llvm::Expected<int64_t> task = taskId(baseline.taskKey);
+  if (!task)
+    return task.takeError();
+  llvm::Expected<int64_t> target = targetId(baseline.target);
+  if (!target)
+    return target.takeError();
+  llvm::Expected<int64_t> machine = machineId(baseline.machine);
+  if (!machine)
+    return machine.takeError();
+  auto insert = db->prepare(
+      "INSERT OR REPLACE INTO baselines(task_id, target_id, machine_id, "
+      "library, primitive, status, median_s, min_s, spread, samples, error, "
+      "created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!insert)
+    return insert.takeError();
+  insert->bind(1, *task)
+      .bind(2, *target)
+      .bind(3, *machine)
+      .bind(4, baseline.library)
+      .bind(5, baseline.primitive)
+      .bind(6, baseline.status)
+      .bind(7, baseline.medianSeconds)
+      .bind(8, baseline.minSeconds)
+      .bind(9, baseline.spread)
+      .bind(10, baseline.samples)
+      .bind(11, baseline.error)
+      .bind(12, baseline.createdAt);
+  return insert->run();
 }
 
 llvm::Expected<std::vector<std::string>>
