@@ -17,7 +17,8 @@ and BERT-base matmul / batch_matmul tasks (zoo models, weights as arguments).
 Prints tables and writes JSON (--out). Run it on an otherwise idle machine:
 candidates take the same core locks as a running collection and wait for it.
 
-    benchmarks/measurement.py [--build build] [--schedules 8] [--out FILE]
+    benchmarks/measurement.py [--build build] [--schedules 8] [--parts cost,stability]
+                              [--out FILE]
 """
 
 import argparse
@@ -92,8 +93,11 @@ def main():
     parser.add_argument("--stability-repeats", type=int, default=10)
     parser.add_argument("--stability-tasks", type=int, default=10,
                         help="tasks the stability schedules are drawn from")
+    parser.add_argument("--parts", default="cost,stability",
+                        help="which parts to run: cost, stability or both")
     parser.add_argument("--out", default="measurement.json")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     bin_dir = os.path.join(args.build, "bin")
     work = tempfile.mkdtemp(prefix="tcl-measurement-")
     families = outline_tasks(bin_dir, work)
@@ -101,6 +105,16 @@ def main():
                   for family, paths in families.items() for path in paths}
     report = {"cost": [], "throughput": [], "stability": {}}
 
+    if "cost" in parts:
+        measure_cost(args, bin_dir, work, families, key_family, report)
+    if "stability" in parts:
+        measure_stability(args, bin_dir, work, families, report)
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=2)
+    print("\nwrote " + args.out)
+
+
+def measure_cost(args, bin_dir, work, families, key_family, report):
     print("== Per-candidate cost (build + measure + check, wall time per record)")
     print("%-16s %8s %11s %14s %14s %11s" % ("family", "workers", "candidates",
                                              "median cost s", "p90 cost s", "valid"))
@@ -129,7 +143,10 @@ def main():
     one, two = (row["per_second"] for row in report["throughput"])
     print("speed-up with 2 workers: %.2fx" % (two / one))
 
-    # Stability: the same schedules, each measured in fresh processes.
+
+
+def measure_stability(args, bin_dir, work, families, report):
+    """The same schedules, each measured in fresh processes."""
     print()
     print("== Stability: %d schedules x %d measurements, each in a fresh tcl-run"
           % (args.stability_schedules, args.stability_repeats))
@@ -173,10 +190,6 @@ def main():
         "%.1f%%" % (100 * stability["p90_relative_spread"]),
         "%.0f%%" % (100 * stability["within_5_percent"]),
         "%.1f%%" % (100 * stability["median_max_min_range"])))
-
-    with open(args.out, "w") as f:
-        json.dump(report, f, indent=2)
-    print("\nwrote " + args.out)
 
 
 if __name__ == "__main__":
