@@ -86,6 +86,12 @@ BaselineRow tcl::measureOnednnBaseline(llvm::StringRef tool,
   llvm::Expected<CoreLock> lock = CoreLock::acquire(cores);
   if (!lock)
     return fail(llvm::toString(lock.takeError()));
+  // oneDNN is timed like a candidate: with nothing else running.
+  llvm::Expected<MachineLock> machine = MachineLock::open();
+  if (!machine)
+    return fail(llvm::toString(machine.takeError()));
+  if (llvm::Error error = machine->exclusive())
+    return fail(llvm::toString(std::move(error)));
   // The tool inherits this process's affinity; restore it afterwards.
   llvm::SmallVector<unsigned> previous = allowedCores();
   if (llvm::Error error = pinToCores(cores))

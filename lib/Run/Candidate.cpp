@@ -246,6 +246,15 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
     return llvm::formatv("{0}", toJson(result)).str();
   };
 
+  std::optional<MachineLock> machineLock;
+  if (!opts.cores.empty()) {
+    llvm::Expected<MachineLock> opened = MachineLock::open();
+    if (!opened)
+      return fail(llvm::toString(opened.takeError()));
+    machineLock.emplace(std::move(*opened));
+    if (llvm::Error error = machineLock->shared())
+      return fail(llvm::toString(std::move(error)));
+  }
   auto start = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> module = payload.clone();
   if (schedule && failed(applySchedule(*module, schedule)))
@@ -269,6 +278,9 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
   auto call = (*jit)->bind(opts.entry, inputs, outputs);
   if (!call)
     return fail(llvm::toString(call.takeError()));
+  if (machineLock)
+    if (llvm::Error error = machineLock->exclusive())
+      return fail(llvm::toString(std::move(error)));
   result.timing = measure(*call, opts.measurement);
 
   for (const HostTensor &output : outputs) {

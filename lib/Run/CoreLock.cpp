@@ -21,28 +21,71 @@ static llvm::Error systemError(const llvm::Twine &what) {
                                  what + ": " + std::strerror(errno));
 }
 
-llvm::Expected<CoreLock> CoreLock::acquire(llvm::ArrayRef<unsigned> cores) {
+/// The lock directory, created world-writable like /tmp itself: collectors
+/// of several users share the machine.
+static llvm::Expected<std::string> lockDirectory() {
   const char *fromEnvironment = std::getenv("TCL_CORE_LOCK_DIR");
   std::string directory =
       fromEnvironment && *fromEnvironment ? fromEnvironment : "/tmp/tcl-core-locks";
-  // World-writable like /tmp itself: collectors of several users share cores.
   if (mkdir(directory.c_str(), 01777) != 0 && errno != EEXIST)
     return systemError("cannot create " + directory);
+  return directory;
+}
+
+static llvm::Error lockFile(int descriptor, int operation,
+                            const std::string &path) {
+  while (flock(descriptor, operation) != 0)
+    if (errno != EINTR)
+      return systemError("cannot lock " + path);
+  return llvm::Error::success();
+}
+
+llvm::Expected<CoreLock> CoreLock::acquire(llvm::ArrayRef<unsigned> cores) {
+  llvm::Expected<std::string> directory = lockDirectory();
+  if (!directory)
+    return directory.takeError();
   llvm::SmallVector<unsigned> sorted(cores.begin(), cores.end());
   llvm::sort(sorted);
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   CoreLock lock;
   for (unsigned core : sorted) {
-    std::string path = directory + "/core" + std::to_string(core) + ".lock";
+    std::string path = *directory + "/core" + std::to_string(core) + ".lock";
     int descriptor = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (descriptor < 0)
       return systemError("cannot open " + path);
     lock.descriptors.push_back(descriptor);
-    while (flock(descriptor, LOCK_EX) != 0)
-      if (errno != EINTR)
-        return systemError("cannot lock " + path);
+    if (llvm::Error error = lockFile(descriptor, LOCK_EX, path))
+      return std::move(error);
   }
   return std::move(lock);
+}
+
+static std::string machineLockPath(const std::string &directory) {
+  return directory + "/machine.lock";
+}
+
+llvm::Expected<MachineLock> MachineLock::open() {
+  llvm::Expected<std::string> directory = lockDirectory();
+  if (!directory)
+    return directory.takeError();
+  std::string path = machineLockPath(*directory);
+  int descriptor = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (descriptor < 0)
+    return systemError("cannot open " + path);
+  return MachineLock(descriptor);
+}
+
+MachineLock::~MachineLock() {
+  if (descriptor >= 0)
+    close(descriptor);
+}
+
+llvm::Error MachineLock::shared() {
+  return lockFile(descriptor, LOCK_SH, "the machine lock");
+}
+
+llvm::Error MachineLock::exclusive() {
+  return lockFile(descriptor, LOCK_EX, "the machine lock");
 }
 
 CoreLock::~CoreLock() {

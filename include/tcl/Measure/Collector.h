@@ -4,7 +4,8 @@
 // draw schedules from the task's space, measure each in an isolated child,
 // and append every outcome to the tuning database. Workers are processes
 // pinned to cores; each candidate holds its cores' locks (CoreLock) while it
-// is built and measured, so two measurements never share a core.
+// is built and measured, so two measurements never share a core, and builds
+// overlap with each other but never with a timing (MachineLock).
 //
 // Collection is resumable: what is measured is read back from the database,
 // and a restarted collection continues where the killed one stopped.

@@ -95,7 +95,9 @@ struct EvaluationOptions {
   MeasurementPolicy measurement;
   IsolationLimits limits;
   /// Cores the candidate is built and measured on, held exclusively for the
-  /// whole evaluation (CoreLock); empty: no lock, any core.
+  /// whole evaluation (CoreLock), and the machine lock held shared while it
+  /// builds and exclusively while it is timed (MachineLock); empty: no
+  /// locks, any core.
   std::vector<unsigned> cores;
   InjectedFault injectedFault = InjectedFault::None;
   /// Run candidates in a child process (disable only to debug in-process).

@@ -37,6 +37,31 @@ private:
   llvm::SmallVector<int> descriptors;
 };
 
+/// Builds share the machine; timings have it to themselves. Code compiled
+/// on one core slows code timed on another (shared caches and memory
+/// bandwidth; on a VM the "cores" may be one physical core's threads), so a
+/// timing waits until no other tcl build or timing runs, and holds them off
+/// while it runs. An flock on one machine-wide file, beside the core locks.
+class MachineLock {
+public:
+  static llvm::Expected<MachineLock> open();
+  MachineLock(MachineLock &&other) : descriptor(other.descriptor) {
+    other.descriptor = -1;
+  }
+  MachineLock(const MachineLock &) = delete;
+  ~MachineLock();
+
+  /// For building: other builds may run, timings may not.
+  llvm::Error shared();
+  /// For timing: nothing else may run. Converting from shared releases the
+  /// shared lock first, so two builds turning into timings cannot deadlock.
+  llvm::Error exclusive();
+
+private:
+  explicit MachineLock(int descriptor) : descriptor(descriptor) {}
+  int descriptor;
+};
+
 /// Restricts this process (and the children it forks later) to `cores`.
 llvm::Error pinToCores(llvm::ArrayRef<unsigned> cores);
 
