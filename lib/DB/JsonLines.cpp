@@ -13,23 +13,22 @@
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace tcl;
-using sqlite::Statement;
 namespace json = llvm::json;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-static json::Value optionalNumber(const Statement &s, int column) {
-  if (s.isNull(column))
+static json::Value optionalNumber(std::optional<double> value) {
+  if (!value)
     return nullptr;
-  return s.real(column);
+  return *value;
 }
 
-static json::Object machineJson(const Statement &s, int first) {
-  return json::Object{{"cpu_model", s.text(first)},
-                      {"host_cpu", s.text(first + 1)},
-                      {"cores", s.integer(first + 2)}};
+static json::Object machineJson(const MachineInfo &machine) {
+  return json::Object{{"cpu_model", machine.cpuModel},
+                      {"host_cpu", machine.hostCpu},
+                      {"cores", machine.cores}};
 }
 
 static void writeLine(llvm::raw_ostream &os, json::Object object) {
@@ -37,113 +36,68 @@ static void writeLine(llvm::raw_ostream &os, json::Object object) {
 }
 
 llvm::Error TuningDatabase::exportJsonLines(llvm::raw_ostream &os) {
-  auto tasks = db->prepare("SELECT id, key, kind, flops, payload FROM tasks "
-                           "ORDER BY id");
-  auto networks = db->prepare("SELECT network, occurrences FROM task_networks "
-                              "WHERE task_id = ? ORDER BY network");
-  auto targets = db->prepare("SELECT name, cpu, features, threads FROM "
-                             "targets ORDER BY id");
-  auto records = db->prepare(
-      "SELECT t.key, g.name, m.cpu_model, m.host_cpu, m.cores, s.assignment, "
-      "s.script_hash, r.status, r.median_s, r.min_s, r.spread, r.samples, "
-      "r.compile_s, r.vector_ops, r.scalar_fallback, r.error, r.created_at, "
-      "r.uid, r.wall_s FROM records r JOIN schedules s ON s.id = r.schedule_id JOIN "
-      "tasks t ON t.id = s.task_id JOIN targets g ON g.id = r.target_id JOIN "
-      "machines m ON m.id = r.machine_id ORDER BY r.id");
-  auto baselines = db->prepare(
-      "SELECT t.key, g.name, m.cpu_model, m.host_cpu, m.cores, b.library, "
-      "b.primitive, b.status, b.median_s, b.min_s, b.spread, b.samples, "
-      "b.error, b.created_at FROM baselines b JOIN tasks t ON t.id = "
-      "b.task_id JOIN targets g ON g.id = b.target_id JOIN machines m ON m.id "
-      "= b.machine_id ORDER BY b.id");
-  for (auto *statement : {&tasks, &networks, &targets, &records, &baselines})
-    if (!*statement)
-      return statement->takeError();
-
-  auto step = [](Statement &s) -> llvm::Expected<bool> { return s.step(); };
-  while (true) {
-    llvm::Expected<bool> row = step(*tasks);
-    if (!row)
-      return row.takeError();
-    if (!*row)
-      break;
+  llvm::Expected<std::vector<TaskRow>> allTasks = tasks();
+  if (!allTasks)
+    return allTasks.takeError();
+  for (const TaskRow &task : *allTasks) {
     json::Object occurrences;
-    networks->reset();
-    networks->bind(1, tasks->integer(0));
-    while (true) {
-      llvm::Expected<bool> network = step(*networks);
-      if (!network)
-        return network.takeError();
-      if (!*network)
-        break;
-      occurrences[networks->text(0)] = networks->integer(1);
-    }
+    for (const auto &[network, count] : task.networks)
+      occurrences[network] = count;
     writeLine(os, json::Object{{"type", "task"},
-                   {"key", tasks->text(1)},
-                   {"kind", tasks->text(2)},
-                   {"flops", tasks->real(3)},
-                   {"networks", std::move(occurrences)},
-                   {"payload", tasks->text(4)}});
+                               {"key", task.key},
+                               {"kind", task.kind},
+                               {"flops", task.flops},
+                               {"networks", std::move(occurrences)},
+                               {"payload", task.payload}});
   }
-  while (true) {
-    llvm::Expected<bool> row = step(*targets);
-    if (!row)
-      return row.takeError();
-    if (!*row)
-      break;
+  llvm::Expected<std::vector<TargetRow>> allTargets = targets();
+  if (!allTargets)
+    return allTargets.takeError();
+  for (const TargetRow &target : *allTargets)
     writeLine(os, json::Object{{"type", "target"},
-                   {"name", targets->text(0)},
-                   {"cpu", targets->text(1)},
-                   {"features", targets->text(2)},
-                   {"threads", targets->integer(3)}});
-  }
-  while (true) {
-    llvm::Expected<bool> row = step(*records);
-    if (!row)
-      return row.takeError();
-    if (!*row)
-      break;
-    Statement &s = *records;
+                               {"name", target.name},
+                               {"cpu", target.cpu},
+                               {"features", target.features},
+                               {"threads", target.threads}});
+  llvm::Expected<std::vector<RecordRow>> allRecords = records();
+  if (!allRecords)
+    return allRecords.takeError();
+  for (const RecordRow &r : *allRecords)
     writeLine(os, json::Object{{"type", "record"},
-                   {"task", s.text(0)},
-                   {"target", s.text(1)},
-                   {"machine", machineJson(s, 2)},
-                   {"assignment", s.text(5)},
-                   {"script_hash", s.text(6)},
-                   {"status", s.text(7)},
-                   {"median_s", optionalNumber(s, 8)},
-                   {"min_s", optionalNumber(s, 9)},
-                   {"spread", optionalNumber(s, 10)},
-                   {"samples", s.integer(11)},
-                   {"compile_s", s.real(12)},
-                   {"wall_s", s.real(18)},
-                   {"vector_ops", s.integer(13)},
-                   {"scalar_fallback", s.integer(14) != 0},
-                   {"error", s.text(15)},
-                   {"created_at", s.integer(16)},
-                   {"uid", s.text(17)}});
-  }
-  while (true) {
-    llvm::Expected<bool> row = step(*baselines);
-    if (!row)
-      return row.takeError();
-    if (!*row)
-      break;
-    Statement &s = *baselines;
+                               {"task", r.taskKey},
+                               {"target", r.target},
+                               {"machine", machineJson(r.machine)},
+                               {"assignment", r.assignment},
+                               {"script_hash", r.scriptHash},
+                               {"status", r.status},
+                               {"median_s", optionalNumber(r.medianSeconds)},
+                               {"min_s", optionalNumber(r.minSeconds)},
+                               {"spread", optionalNumber(r.spread)},
+                               {"samples", r.samples},
+                               {"compile_s", r.compileSeconds},
+                               {"wall_s", r.wallSeconds},
+                               {"vector_ops", r.vectorOps},
+                               {"scalar_fallback", r.scalarFallback},
+                               {"error", r.error},
+                               {"created_at", r.createdAt},
+                               {"uid", r.uid}});
+  llvm::Expected<std::vector<BaselineRow>> allBaselines = baselines();
+  if (!allBaselines)
+    return allBaselines.takeError();
+  for (const BaselineRow &b : *allBaselines)
     writeLine(os, json::Object{{"type", "baseline"},
-                   {"task", s.text(0)},
-                   {"target", s.text(1)},
-                   {"machine", machineJson(s, 2)},
-                   {"library", s.text(5)},
-                   {"primitive", s.text(6)},
-                   {"status", s.text(7)},
-                   {"median_s", optionalNumber(s, 8)},
-                   {"min_s", optionalNumber(s, 9)},
-                   {"spread", optionalNumber(s, 10)},
-                   {"samples", s.integer(11)},
-                   {"error", s.text(12)},
-                   {"created_at", s.integer(13)}});
-  }
+                               {"task", b.taskKey},
+                               {"target", b.target},
+                               {"machine", machineJson(b.machine)},
+                               {"library", b.library},
+                               {"primitive", b.primitive},
+                               {"status", b.status},
+                               {"median_s", optionalNumber(b.medianSeconds)},
+                               {"min_s", optionalNumber(b.minSeconds)},
+                               {"spread", optionalNumber(b.spread)},
+                               {"samples", b.samples},
+                               {"error", b.error},
+                               {"created_at", b.createdAt}});
   return llvm::Error::success();
 }
 

@@ -390,6 +390,77 @@ TuningDatabase::records(llvm::StringRef taskKey) {
   return rows;
 }
 
+llvm::Expected<std::vector<TaskRow>> TuningDatabase::tasks() {
+  auto query = db->prepare("SELECT id, key, kind, flops, payload FROM tasks "
+                           "ORDER BY id");
+  auto networks = db->prepare("SELECT network, occurrences FROM task_networks "
+                              "WHERE task_id = ? ORDER BY network");
+  if (!query)
+    return query.takeError();
+  if (!networks)
+    return networks.takeError();
+  std::vector<TaskRow> rows;
+  if (llvm::Error error = forEachRow(*query, [&](Statement &s) -> llvm::Error {
+        TaskRow task{s.text(1), s.text(2), s.real(3), s.text(4), {}};
+        networks->reset();
+        networks->bind(1, s.integer(0));
+        if (llvm::Error error = forEachRow(*networks, [&](Statement &n) {
+              task.networks[n.text(0)] = n.integer(1);
+              return llvm::Error::success();
+            }))
+          return error;
+        rows.push_back(std::move(task));
+        return llvm::Error::success();
+      }))
+    return std::move(error);
+  return rows;
+}
+
+llvm::Expected<std::vector<TargetRow>> TuningDatabase::targets() {
+  auto query = db->prepare(
+      "SELECT name, cpu, features, threads FROM targets ORDER BY id");
+  if (!query)
+    return query.takeError();
+  std::vector<TargetRow> rows;
+  if (llvm::Error error = forEachRow(*query, [&](Statement &s) {
+        rows.push_back({s.text(0), s.text(1), s.text(2), s.integer(3)});
+        return llvm::Error::success();
+      }))
+    return std::move(error);
+  return rows;
+}
+
+llvm::Expected<std::vector<BaselineRow>> TuningDatabase::baselines() {
+  auto query = db->prepare(
+      "SELECT t.key, g.name, m.cpu_model, m.host_cpu, m.cores, b.library, "
+      "b.primitive, b.status, b.median_s, b.min_s, b.spread, b.samples, "
+      "b.error, b.created_at FROM baselines b JOIN tasks t ON t.id = "
+      "b.task_id JOIN targets g ON g.id = b.target_id JOIN machines m ON m.id "
+      "= b.machine_id ORDER BY b.id");
+  if (!query)
+    return query.takeError();
+  std::vector<BaselineRow> rows;
+  if (llvm::Error error = forEachRow(*query, [&](Statement &s) {
+        BaselineRow row;
+        row.taskKey = s.text(0);
+        row.target = s.text(1);
+        row.machine = {s.text(2), s.text(3), s.integer(4)};
+        row.library = s.text(5);
+        row.primitive = s.text(6);
+        row.status = s.text(7);
+        row.medianSeconds = optionalReal(s, 8);
+        row.minSeconds = optionalReal(s, 9);
+        row.spread = optionalReal(s, 10);
+        row.samples = s.integer(11);
+        row.error = s.text(12);
+        row.createdAt = s.integer(13);
+        rows.push_back(std::move(row));
+        return llvm::Error::success();
+      }))
+    return std::move(error);
+  return rows;
+}
+
 /// How machines are shown: "AMD EPYC 9R14 (znver4, 96 cores)".
 #define MACHINE_LABEL                                                          \
   "(m.cpu_model || ' (' || m.host_cpu || ', ' || m.cores || ' cores)')"

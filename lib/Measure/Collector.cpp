@@ -7,12 +7,10 @@
 #include "tcl/Run/CoreLock.h"
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Space/Space.h"
+#include "tcl/Support/Context.h"
 #include "tcl/Task/TaskExtraction.h"
 
-#include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
@@ -52,18 +50,6 @@ struct Pair {
 
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-std::unique_ptr<MLIRContext> makeContext() {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  transform::registerTuneExtension(registry);
-  // Candidates run in forked children; thread pools do not survive fork().
-  auto context = std::make_unique<MLIRContext>(registry,
-                                               MLIRContext::Threading::DISABLED);
-  context->loadAllAvailableDialects();
-  return context;
 }
 
 std::string printOp(Operation *op) {
@@ -148,7 +134,7 @@ class Worker {
 public:
   Worker(unsigned index, const CollectionOptions &options,
          const std::vector<CollectedTask> &tasks)
-      : index(index), options(options), tasks(tasks), context(makeContext()),
+      : index(index), options(options), tasks(tasks), context(createContext()),
         machine(currentMachine()), allowed(allowedCores()) {}
 
   llvm::Error run(llvm::ArrayRef<Pair> pairs) {
@@ -334,7 +320,7 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
     return makeError("no targets to collect for");
   if (options.workers == 0)
     return makeError("at least one worker is needed");
-  std::unique_ptr<MLIRContext> context = makeContext();
+  std::unique_ptr<MLIRContext> context = createContext();
   llvm::Expected<std::vector<CollectedTask>> tasks =
       loadTasks(options, *context, log);
   if (!tasks)

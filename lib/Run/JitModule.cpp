@@ -1,8 +1,8 @@
 //===- JitModule.cpp - JIT-compile and call a lowered module --------------===//
 
 #include "tcl/Run/JitModule.h"
+#include "tcl/Support/Memory.h"
 
-#include <malloc.h>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -69,21 +69,6 @@ void EntrySignature::allocate(uint64_t seed,
   }
   for (const TensorSpec &spec : outputs)
     outputTensors.emplace_back(spec.kind, spec.shape);
-}
-
-/// Compiled kernels malloc their temporaries (packed panels, padded
-/// tiles) on every call. glibc serves blocks over 128 KiB with fresh mmap
-/// pages and returns them on free, and touching a fresh page costs ~16 us on
-/// these VMs (FACTS), which made a packed 1024^3 matmul 40% slower than its
-/// compute. Keep freed memory in the heap instead, as a serving runtime
-/// would.
-static void keepFreedMemoryForReuse() {
-  static bool configured = [] {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    return true;
-  }();
-  (void)configured;
 }
 
 llvm::Expected<std::unique_ptr<JitModule>>

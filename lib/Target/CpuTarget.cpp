@@ -83,18 +83,20 @@ llvm::Expected<CpuTarget> CpuTarget::resolve(StringRef cpu, StringRef features,
   return result;
 }
 
-unsigned CpuTarget::vectorBits() const {
+bool CpuTarget::hasFeature(llvm::StringRef feature) const {
   std::string error;
   const llvm::Target *target = lookupTarget(triple, error);
   if (!target)
-    return 64;
-  std::unique_ptr<llvm::MCSubtargetInfo> info =
-      createSubtargetInfo(target, *this);
-  if (info->checkFeatures("+avx512f"))
+    return false;
+  return createSubtargetInfo(target, *this)->checkFeatures(("+" + feature).str());
+}
+
+unsigned CpuTarget::vectorBits() const {
+  if (hasFeature("avx512f"))
     return 512;
-  if (info->checkFeatures("+avx"))
+  if (hasFeature("avx"))
     return 256;
-  if (info->checkFeatures("+sse"))
+  if (hasFeature("sse"))
     return 128;
   return 64;
 }

@@ -35,6 +35,8 @@ struct TaskRow {
   double flops = 0;
   /// The task as a standalone module (`tcl-extract-tasks outline-dir=`).
   std::string payload;
+  /// Occurrences of the task in each network that contains it.
+  std::map<std::string, int64_t> networks;
 };
 
 struct TargetRow {
@@ -138,8 +140,12 @@ public:
   /// Records newer than `afterId`, all or only status ok.
   llvm::Expected<int64_t> countRecordsAfter(int64_t afterId, bool validOnly);
 
+  /// Every task with its networks, oldest first.
+  llvm::Expected<std::vector<TaskRow>> tasks();
+  llvm::Expected<std::vector<TargetRow>> targets();
   /// Records of one task (all tasks if empty), on all targets, oldest first.
-  llvm::Expected<std::vector<RecordRow>> records(llvm::StringRef taskKey);
+  llvm::Expected<std::vector<RecordRow>> records(llvm::StringRef taskKey = "");
+  llvm::Expected<std::vector<BaselineRow>> baselines();
   /// The fastest valid (status ok, vectorized as asked) record per task and
   /// target, optionally only for `target`.
   llvm::Expected<std::vector<BestRow>> best(llvm::StringRef target = "");

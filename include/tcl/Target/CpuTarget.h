@@ -33,6 +33,8 @@ struct CpuTarget {
                                            llvm::StringRef features,
                                            unsigned threads = 1);
 
+  /// Whether LLVM's subtarget for this target has `feature` ("fma").
+  bool hasFeature(llvm::StringRef feature) const;
   /// Widest fp32 vector register in bits: 512, 256, 128 or 64 (scalar).
   unsigned vectorBits() const;
   /// fp32 lanes of the widest vector register.

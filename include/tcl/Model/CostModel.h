@@ -1,0 +1,96 @@
+//===- CostModel.h - Ranking schedules without running them -----*- C++ -*-===//
+//
+// One interface for every cost model, learned or not, so that the trainer,
+// the tuner and the benchmarks compare them in one harness (Halide's
+// CostModel plays the same role). A model scores featurized schedules,
+// higher = faster; only the order of scores within a task matters.
+//
+//   mamba       selective state-space model over the tokens (tcl's model)
+//   tenset-mlp  TenSet's MLP: per-token MLP, summed, residual head
+//   attention   TLP-style Transformer over program and hardware tokens
+//   xgboost     gradient-boosted trees on the flattened tokens (Ansor)
+//   random      uniform scores: the floor every model must beat
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_MODEL_COSTMODEL_H
+#define TCL_MODEL_COSTMODEL_H
+
+#include "tcl/Model/Dataset.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcl {
+
+/// Everything that shapes a model and its training; saved with the model.
+struct ModelOptions {
+  std::string kind = "mamba";
+  /// Network sizes (see Networks.h); 0 keeps the kind's default.
+  int64_t dModel = 0, dState = 0, layers = 0, hidden = 0;
+  /// "lambdarank" (ranking within each task; TenSet's best) or "mse".
+  std::string loss = "lambdarank";
+  double learningRate = 1e-3;
+  unsigned epochs = 60;
+  /// Groups (task, target) per batch and samples drawn from each.
+  unsigned groupsPerBatch = 16, samplesPerGroup = 32;
+  /// Epochs without a better validation PCA before training stops.
+  unsigned patience = 8;
+  uint64_t seed = 0;
+  /// Threads LibTorch / XGBoost may use.
+  unsigned threads = 2;
+  /// Print one line per epoch.
+  bool verbose = false;
+};
+
+/// What training did, for the benchmark's table.
+struct TrainingReport {
+  unsigned epochs = 0, bestEpoch = 0;
+  double seconds = 0;
+  double validationAccuracy = 0;
+};
+
+class CostModel {
+public:
+  virtual ~CostModel();
+
+  /// Builds an untrained model; an error names an unknown kind or bad size.
+  static llvm::Expected<std::unique_ptr<CostModel>>
+  create(const ModelOptions &options);
+  /// Loads a model `save` wrote; errors name the file and what is wrong.
+  static llvm::Expected<std::unique_ptr<CostModel>> load(llvm::StringRef path);
+
+  const ModelOptions &options() const { return modelOptions; }
+  /// Targets the model was trained on.
+  const std::vector<std::string> &targets() const { return trainedTargets; }
+  virtual int64_t parameterCount() const = 0;
+
+  /// Learns from `train`; `validation` (may be empty) decides when to stop
+  /// and which epoch's weights to keep.
+  virtual llvm::Expected<TrainingReport> train(const Dataset &train,
+                                               const Dataset &validation) = 0;
+  /// One score per sequence of `batch`.
+  virtual std::vector<float> predict(const SequenceBatch &batch) = 0;
+  llvm::Error save(llvm::StringRef path) const;
+
+protected:
+  explicit CostModel(ModelOptions options) : modelOptions(std::move(options)) {}
+
+  /// The model's state as bytes, and the inverse (after `create`).
+  virtual llvm::Expected<std::string> serialize() const = 0;
+  virtual llvm::Error deserialize(llvm::StringRef bytes) = 0;
+
+  ModelOptions modelOptions;
+  std::vector<std::string> trainedTargets;
+};
+
+/// Kinds `create` accepts, in the order benchmarks list them.
+llvm::ArrayRef<llvm::StringLiteral> costModelKinds();
+
+} // namespace tcl
+
+#endif // TCL_MODEL_COSTMODEL_H

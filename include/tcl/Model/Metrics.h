@@ -1,0 +1,45 @@
+//===- Metrics.h - How well a cost model ranks schedules --------*- C++ -*-===//
+//
+// TenSet's metrics (Zheng et al., NeurIPS 2021), computed on one dataset
+// from one score per sample:
+//   - pairwise comparison accuracy (PCA): within each (task, target) group,
+//     the fraction of pairs with different latencies that the scores order
+//     like the latencies;
+//   - top-k score of a network on a target: sum over its tasks of
+//     weight * best latency, divided by the same sum over the best latency
+//     among each task's k highest-scored schedules (1 = the model's top-k
+//     always contains the best); weight = occurrences of the task;
+//   - RMSE of the scores against the labels (meaningful for models trained
+//     with MSE on the labels).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_MODEL_METRICS_H
+#define TCL_MODEL_METRICS_H
+
+#include "tcl/Model/Dataset.h"
+
+#include <map>
+#include <string>
+
+namespace tcl {
+
+struct RankingMetrics {
+  double pairwiseAccuracy = 0;
+  /// Mean over (network, target) of the top-k scores.
+  double top1 = 0, top5 = 0;
+  double rmse = 0;
+  /// Top-1 and top-5 per "network @ target".
+  std::map<std::string, std::pair<double, double>> topByNetwork;
+};
+
+/// `scores[i]` is the model's score of sample i (higher = faster).
+RankingMetrics evaluateRanking(const Dataset &dataset,
+                               llvm::ArrayRef<float> scores);
+
+/// Pairwise accuracy alone: what early stopping watches.
+double pairwiseAccuracy(const Dataset &dataset, llvm::ArrayRef<float> scores);
+
+} // namespace tcl
+
+#endif // TCL_MODEL_METRICS_H

@@ -1,0 +1,119 @@
+//===- Networks.h - Cost-model networks over token sequences ----*- C++ -*-===//
+//
+// The learned cost models all read the same input, a batch of featurized
+// schedules: `tokens` [B, L, F] float32 and `mask` [B, L] float32 (1 = real
+// token, 0 = padding, padding only at the end, at least one real token per
+// sequence). They all return one score per sequence, [B], higher = faster.
+// Keeping one interface lets the trainer, the search and the benchmarks swap
+// networks without knowing which one they hold.
+//
+// Kinds:
+//   "mamba"       selective state-space model (Gu & Dao 2023);
+//   "tenset-mlp"  TenSet's per-token MLP with a segment sum (Zheng et al. 2021);
+//   "attention"   TLP-style pre-norm Transformer encoder (Zhai et al. 2023).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_MODEL_NETWORKS_H
+#define TCL_MODEL_NETWORKS_H
+
+#include "llvm/Support/Error.h"
+
+#include <torch/nn/module.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tcl {
+
+/// Sizes of a network. Saved with a trained model, because the weights only
+/// load into a network built with the same sizes.
+struct NetworkConfig {
+  /// "mamba", "tenset-mlp" or "attention".
+  std::string kind;
+  /// F, the features per token; fixed by the featurizer.
+  int64_t featureSize = 0;
+  /// Width of the mamba and attention residual streams. The defaults are
+  /// small because the search scores tens of thousands of candidates per
+  /// round on a CPU: Mamba at these sizes scores > 50k sequences/s on two
+  /// cores (see NetworksTest's throughput report).
+  int64_t dModel = 32;
+  /// Mamba: SSM state per channel, causal conv width, inner width factor
+  /// (d_inner = expand * dModel), and residual blocks (also the attention
+  /// net's encoder layers).
+  int64_t dState = 16, dConv = 4, expand = 2, layers = 2;
+  /// Attention heads; must divide dModel.
+  int64_t heads = 4;
+  /// TenSet MLP hidden width (TenSet's default).
+  int64_t hidden = 256;
+};
+
+/// A scoring network: forward(tokens [B, L, F], mask [B, L]) -> scores [B].
+/// Inputs that break the contract above throw c10::Error, like any other
+/// LibTorch module.
+class ScoringNetworkImpl : public torch::nn::Module {
+public:
+  virtual torch::Tensor forward(const torch::Tensor &tokens,
+                                const torch::Tensor &mask) = 0;
+};
+
+/// Builds the network `config.kind` names, with freshly initialized weights
+/// (from LibTorch's global generator: torch::manual_seed makes it
+/// reproducible). Unknown kinds and invalid sizes are errors, not exceptions,
+/// so that callers built without exception support can use it.
+llvm::Expected<std::shared_ptr<ScoringNetworkImpl>>
+createNetwork(const NetworkConfig &config);
+
+/// Number of trainable scalars in `module` and its submodules.
+int64_t parameterCount(const torch::nn::Module &module);
+
+/// Mamba's selective scan (Gu & Dao 2023, Algorithm 2, the "S6" layer), per
+/// batch element b and channel d over time t:
+///   h_t = exp(delta_t * A) .* h_{t-1} + delta_t * B_t * x_t     (h_0 = 0)
+///   y_t = <C_t, h_t> + D * x_t
+/// Shapes: x, delta [Bt, L, Di]; A [Di, N]; B, C [Bt, L, N]; D [Di].
+/// Returns y [Bt, L, Di]. Optional, as in the reference selective_scan_fn:
+/// with `deltaBias` [Di], delta is replaced by softplus(delta + deltaBias);
+/// with `z` [Bt, L, Di], y by y * silu(z). Fusing them saves whole passes
+/// over [Bt, L, Di]. Differentiable; without autograd on the CPU it runs a
+/// fused kernel that never materializes anything of size [Bt, L, Di, N].
+torch::Tensor selectiveScan(const torch::Tensor &x, const torch::Tensor &delta,
+                            const torch::Tensor &A, const torch::Tensor &B,
+                            const torch::Tensor &C, const torch::Tensor &D,
+                            const torch::Tensor &z = {},
+                            const torch::Tensor &deltaBias = {});
+
+/// Mamba's causal depthwise conv over time followed by SiLU: x [Bt, L, Di],
+/// weight [Di, K], bias [Di]; step t sees steps t - K + 1 .. t (zeros
+/// before the start), so padding at the end never reaches a real token.
+/// Same forward-only CPU kernel / differentiable tensor-op split as
+/// selectiveScan.
+torch::Tensor causalConvSilu(const torch::Tensor &x, const torch::Tensor &weight,
+                             const torch::Tensor &bias);
+
+//===----------------------------------------------------------------------===//
+// Building blocks shared by the networks.
+//===----------------------------------------------------------------------===//
+
+/// Checks the shapes of a batch against `featureSize` and returns the tokens
+/// with padding set to exactly zero (whatever it held, NaN included), so that
+/// no network can be swayed by what a featurizer left in the padding.
+torch::Tensor maskedTokens(const torch::Tensor &tokens,
+                           const torch::Tensor &mask, int64_t featureSize);
+
+/// Mean of `x` [B, L, D] over the real tokens of each sequence: [B, D].
+torch::Tensor maskedMeanPool(const torch::Tensor &x, const torch::Tensor &mask);
+
+/// The per-kind builders behind createNetwork; `config` must already be
+/// valid (createNetwork checks it).
+std::shared_ptr<ScoringNetworkImpl>
+createMambaNetwork(const NetworkConfig &config);
+std::shared_ptr<ScoringNetworkImpl>
+createTenSetMlpNetwork(const NetworkConfig &config);
+std::shared_ptr<ScoringNetworkImpl>
+createAttentionNetwork(const NetworkConfig &config);
+
+} // namespace tcl
+
+#endif // TCL_MODEL_NETWORKS_H

@@ -1,0 +1,146 @@
+//===- CostModel.cpp - Creating, saving and loading cost models -----------===//
+//
+// A model file is one line of magic, one line of JSON (the options, the
+// targets trained on, the token layout) and the model's own bytes: LibTorch
+// weights or an XGBoost booster. The JSON line makes a file inspectable
+// with `head -2` and lets `load` refuse a model featurized differently.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/Model/CostModel.h"
+#include "ModelKinds.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace tcl;
+namespace json = llvm::json;
+
+static constexpr llvm::StringLiteral kMagic = "tcl-cost-model 1";
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+CostModel::~CostModel() = default;
+
+llvm::ArrayRef<llvm::StringLiteral> tcl::costModelKinds() {
+  static constexpr llvm::StringLiteral kinds[] = {"mamba", "tenset-mlp",
+                                                  "attention", "xgboost",
+                                                  "random"};
+  return kinds;
+}
+
+llvm::Expected<std::unique_ptr<CostModel>>
+CostModel::create(const ModelOptions &options) {
+  if (options.loss != "lambdarank" && options.loss != "mse")
+    return makeError("unknown loss '" + options.loss +
+                     "' (expected lambdarank or mse)");
+  if (options.kind == "xgboost")
+    return createXGBoostModel(options);
+  if (options.kind == "random")
+    return createRandomModel(options);
+  if (options.kind == "mamba" || options.kind == "tenset-mlp" ||
+      options.kind == "attention")
+    return createNeuralModel(options);
+  std::string known;
+  for (llvm::StringRef kind : costModelKinds())
+    known += (known.empty() ? "" : ", ") + kind.str();
+  return makeError("unknown cost model '" + options.kind + "' (expected one of " +
+                   known + ")");
+}
+
+static json::Object optionsToJson(const ModelOptions &options,
+                                  llvm::ArrayRef<std::string> targets) {
+  json::Array targetList;
+  for (const std::string &target : targets)
+    targetList.push_back(target);
+  return json::Object{
+      {"kind", options.kind},          {"d_model", options.dModel},
+      {"d_state", options.dState},     {"layers", options.layers},
+      {"hidden", options.hidden},      {"loss", options.loss},
+      {"learning_rate", options.learningRate},
+      {"epochs", options.epochs},      {"groups_per_batch", options.groupsPerBatch},
+      {"samples_per_group", options.samplesPerGroup},
+      {"patience", options.patience},  {"seed", static_cast<int64_t>(options.seed)},
+      {"feature_size", static_cast<int64_t>(kFeatureSize)},
+      {"max_tokens", static_cast<int64_t>(kMaxTokens)},
+      {"targets", std::move(targetList)}};
+}
+
+llvm::Error CostModel::save(llvm::StringRef path) const {
+  llvm::Expected<std::string> bytes = serialize();
+  if (!bytes)
+    return bytes.takeError();
+  std::string header;
+  llvm::raw_string_ostream os(header);
+  os << kMagic << "\n" << json::Value(optionsToJson(modelOptions, trainedTargets))
+     << "\n";
+  // Write a sibling file and rename it over `path`: a crash mid-write never
+  // leaves a truncated model where a good one was.
+  llvm::SmallString<256> temporary(path);
+  temporary += ".tmp";
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream file(temporary, error);
+    if (error)
+      return makeError("cannot write '" + temporary + "': " + error.message());
+    file << header << *bytes;
+    file.close();
+    if (file.has_error())
+      return makeError("cannot write '" + temporary + "': " +
+                       file.error().message());
+  }
+  if (std::error_code error = llvm::sys::fs::rename(temporary, path))
+    return makeError("cannot write '" + path + "': " + error.message());
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<CostModel>>
+CostModel::load(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer)
+    return makeError("cannot read '" + path + "': " + buffer.getError().message());
+  llvm::StringRef text = (*buffer)->getBuffer();
+  auto [magic, afterMagic] = text.split('\n');
+  if (magic != kMagic)
+    return makeError("'" + path + "' is not a tcl cost model");
+  auto [header, bytes] = afterMagic.split('\n');
+  llvm::Expected<json::Value> parsed = json::parse(header);
+  if (!parsed)
+    return makeError("'" + path + "': bad header: " +
+                     llvm::toString(parsed.takeError()));
+  const json::Object *object = parsed->getAsObject();
+  if (!object)
+    return makeError("'" + path + "': bad header");
+  if (object->getInteger("feature_size") != static_cast<int64_t>(kFeatureSize))
+    return makeError("'" + path + "' was trained on " +
+                     std::to_string(object->getInteger("feature_size").value_or(0)) +
+                     " features per token, this tcl makes " +
+                     std::to_string(kFeatureSize) + "; retrain it");
+  ModelOptions options;
+  options.kind = object->getString("kind").value_or("").str();
+  options.dModel = object->getInteger("d_model").value_or(0);
+  options.dState = object->getInteger("d_state").value_or(0);
+  options.layers = object->getInteger("layers").value_or(0);
+  options.hidden = object->getInteger("hidden").value_or(0);
+  options.loss = object->getString("loss").value_or("lambdarank").str();
+  options.learningRate = object->getNumber("learning_rate").value_or(1e-3);
+  options.epochs = object->getInteger("epochs").value_or(0);
+  options.groupsPerBatch = object->getInteger("groups_per_batch").value_or(16);
+  options.samplesPerGroup = object->getInteger("samples_per_group").value_or(32);
+  options.patience = object->getInteger("patience").value_or(0);
+  options.seed = object->getInteger("seed").value_or(0);
+  llvm::Expected<std::unique_ptr<CostModel>> model = create(options);
+  if (!model)
+    return makeError("'" + path + "': " + llvm::toString(model.takeError()));
+  if (const json::Array *targets = object->getArray("targets"))
+    for (const json::Value &target : *targets)
+      if (auto name = target.getAsString())
+        (*model)->trainedTargets.push_back(name->str());
+  if (llvm::Error error = (*model)->deserialize(bytes))
+    return makeError("'" + path + "': " + llvm::toString(std::move(error)));
+  return model;
+}

@@ -1,0 +1,196 @@
+//===- Dataset.cpp - Featurized measurements for cost models --------------===//
+
+#include "tcl/Model/Dataset.h"
+
+#include "tcl/DB/TuningDatabase.h"
+#include "tcl/Features/TaskFeaturizer.h"
+#include "tcl/Support/Context.h"
+#include "tcl/Target/TargetSpec.h"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+using namespace tcl;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Appends sample `index` of `from` to `to`, re-laid out to `to.length`.
+static void appendSample(const Dataset &from, size_t index, Dataset &to) {
+  const float *source = from.tokens.data() + index * from.length * kFeatureSize;
+  size_t offset = to.tokens.size();
+  to.tokens.resize(offset + to.length * kFeatureSize, 0.0f);
+  std::memcpy(to.tokens.data() + offset, source,
+              std::min(from.length, to.length) * kFeatureSize * sizeof(float));
+  to.lengths.push_back(from.lengths[index]);
+  to.seconds.push_back(from.seconds[index]);
+  to.labels.push_back(from.labels[index]);
+  to.groupOf.push_back(to.groups.size() - 1);
+}
+
+static Dataset emptyLike(const Dataset &dataset) {
+  Dataset result;
+  result.length = dataset.length;
+  result.targets = dataset.targets;
+  return result;
+}
+
+Dataset Dataset::selectGroups(
+    llvm::function_ref<bool(const DatasetGroup &)> keep) const {
+  Dataset result = emptyLike(*this);
+  for (const DatasetGroup &group : groups) {
+    if (!keep(group))
+      continue;
+    result.groups.push_back(group);
+    result.groups.back().begin = result.size();
+    for (size_t i = group.begin; i < group.end; ++i)
+      appendSample(*this, i, result);
+    result.groups.back().end = result.size();
+  }
+  return result;
+}
+
+std::pair<Dataset, Dataset> Dataset::splitSamples(double fraction,
+                                                  uint64_t seed) const {
+  Dataset first = emptyLike(*this), second = emptyLike(*this);
+  std::mt19937_64 random(seed);
+  for (const DatasetGroup &group : groups) {
+    std::vector<size_t> order;
+    for (size_t i = group.begin; i < group.end; ++i)
+      order.push_back(i);
+    std::shuffle(order.begin(), order.end(), random);
+    size_t cut = static_cast<size_t>(fraction * order.size() + 0.5);
+    std::sort(order.begin(), order.begin() + cut);
+    std::sort(order.begin() + cut, order.end());
+    for (auto [part, from, to] :
+         {std::tuple{&first, size_t(0), cut}, std::tuple{&second, cut, order.size()}}) {
+      if (from == to)
+        continue;
+      part->groups.push_back(group);
+      part->groups.back().begin = part->size();
+      for (size_t i = from; i < to; ++i)
+        appendSample(*this, order[i], *part);
+      part->groups.back().end = part->size();
+    }
+  }
+  return {std::move(first), std::move(second)};
+}
+
+std::set<std::string> Dataset::networks() const {
+  std::set<std::string> names;
+  for (const DatasetGroup &group : groups)
+    for (const auto &entry : group.networks)
+      names.insert(entry.first);
+  return names;
+}
+
+llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
+                                         const DatasetOptions &options) {
+  llvm::Expected<std::vector<TaskRow>> tasks = db.tasks();
+  if (!tasks)
+    return tasks.takeError();
+  llvm::Expected<std::vector<RecordRow>> records = db.records();
+  if (!records)
+    return records.takeError();
+  std::map<std::string, const TaskRow *> taskByKey;
+  for (const TaskRow &task : *tasks)
+    taskByKey[task.key] = &task;
+
+  // Valid records by (task, target), in database order.
+  std::map<std::pair<std::string, std::string>, std::vector<const RecordRow *>>
+      byGroup;
+  std::vector<std::pair<std::string, std::string>> groupOrder;
+  for (const RecordRow &record : *records) {
+    if (record.status != "ok" || record.scalarFallback || !record.medianSeconds ||
+        *record.medianSeconds <= 0)
+      continue;
+    if (!options.targets.empty() &&
+        !llvm::is_contained(options.targets, record.target))
+      continue;
+    auto key = std::make_pair(record.taskKey, record.target);
+    auto [it, inserted] = byGroup.try_emplace(key);
+    if (inserted)
+      groupOrder.push_back(key);
+    it->second.push_back(&record);
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  Dataset dataset;
+  dataset.length = 0;
+  std::vector<TokenSequence> sequences;
+  std::vector<uint32_t> sequenceGroup;
+  std::vector<double> seconds;
+  for (auto [index, key] : llvm::enumerate(groupOrder)) {
+    if (options.progress)
+      options.progress(index, groupOrder.size());
+    const std::vector<const RecordRow *> &rows = byGroup[key];
+    if (rows.size() < options.minRecordsPerGroup)
+      continue;
+    const TaskRow *task = taskByKey[key.first];
+    if (!task)
+      return makeError("record of unknown task " + key.first);
+    llvm::Expected<TargetSpec> spec = TargetSpec::parse(key.second);
+    if (!spec)
+      return spec.takeError();
+    llvm::Expected<CpuTarget> target = spec->resolve();
+    if (!target)
+      return target.takeError();
+    auto featurizer =
+        TaskFeaturizer::create(*context, task->payload, task->key, *target);
+    if (!featurizer)
+      return featurizer.takeError();
+    if (!llvm::is_contained(dataset.targets, key.second))
+      dataset.targets.push_back(key.second);
+
+    DatasetGroup group;
+    group.taskKey = task->key;
+    group.kind = task->kind;
+    group.target = key.second;
+    group.flops = task->flops;
+    group.networks = task->networks;
+    group.begin = sequences.size();
+    group.bestSeconds = std::numeric_limits<double>::infinity();
+    for (const RecordRow *row : rows) {
+      sequences.emplace_back();
+      if (llvm::Error error =
+              (*featurizer)->featurize(row->assignment, sequences.back()))
+        return makeError("task " + task->key + " on " + key.second + ": " +
+                         llvm::toString(std::move(error)));
+      dataset.length = std::max(dataset.length, sequences.back().length);
+      seconds.push_back(*row->medianSeconds);
+      sequenceGroup.push_back(dataset.groups.size());
+      group.bestSeconds = std::min(group.bestSeconds, *row->medianSeconds);
+    }
+    group.end = sequences.size();
+    dataset.groups.push_back(std::move(group));
+  }
+  if (options.progress)
+    options.progress(groupOrder.size(), groupOrder.size());
+
+  // Pack to the longest sequence, so that models never see the unused tail.
+  dataset.tokens.resize(sequences.size() * dataset.length * kFeatureSize);
+  for (auto [index, sequence] : llvm::enumerate(sequences)) {
+    std::memcpy(dataset.tokens.data() + index * dataset.length * kFeatureSize,
+                sequence.values, dataset.length * kFeatureSize * sizeof(float));
+    dataset.lengths.push_back(sequence.length);
+    dataset.seconds.push_back(seconds[index]);
+    dataset.groupOf.push_back(sequenceGroup[index]);
+    dataset.labels.push_back(static_cast<float>(
+        dataset.groups[sequenceGroup[index]].bestSeconds / seconds[index]));
+  }
+  return dataset;
+}
+
+std::pair<Dataset, Dataset>
+tcl::splitByNetworks(const Dataset &dataset,
+                     const std::set<std::string> &testNetworks) {
+  auto inTest = [&](const DatasetGroup &group) {
+    return llvm::any_of(group.networks, [&](const auto &entry) {
+      return testNetworks.count(entry.first) > 0;
+    });
+  };
+  return {dataset.selectGroups([&](const DatasetGroup &group) { return !inTest(group); }),
+          dataset.selectGroups(inTest)};
+}

@@ -1,0 +1,445 @@
+//===- MambaNetwork.cpp - Selective state-space cost model ----------------===//
+//
+// Mamba (Gu & Dao 2023, "Mamba: Linear-Time Sequence Modeling with Selective
+// State Spaces") over a schedule's token sequence, with the reference
+// implementation's layer structure and initialization (mamba_simple.py).
+// Padding sits at the end of each sequence and every layer is causal, so the
+// real tokens' outputs never see it; pooling then skips it.
+//
+// Like the reference, the elementwise work between the projections runs in
+// two fused kernels (causal conv + SiLU; the selective scan with its delta
+// softplus, skip term and gate), here for the CPU, where the search scores
+// tens of thousands of candidates per round. Autograd and other devices use
+// the same operations written with tensor ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/Model/Networks.h"
+
+#include <torch/nn.h>
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace tcl;
+namespace nn = torch::nn;
+namespace F = torch::nn::functional;
+
+//===----------------------------------------------------------------------===//
+// Fused CPU kernels (forward only)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// exp(v) for |v| < 2^22, to ~1e-7 relative error (0 below -87.3), in plain
+/// arithmetic that the compiler vectorizes, unlike a call to std::exp:
+/// Cephes' expf, v = k ln2 + r with |r| <= ln2 / 2, exp(r) by a polynomial,
+/// 2^k by writing the exponent bits.
+inline float vectorizableExp(float v) {
+  // Adding and subtracting 1.5 * 2^23 rounds to the nearest integer.
+  constexpr float kRound = 12582912.0f;
+  float k = (v * 1.44269504088896341f + kRound) - kRound;
+  // ln 2 in two parts, so that k * 0.693359375 is exact.
+  float r = v - k * 0.693359375f + k * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  // The biased exponent of 2^k, clamped to 0 (a zero result) and 255
+  // (infinity) as integers: float comparisons would stop vectorization
+  // under the default -ftrapping-math.
+  int32_t exponent = static_cast<int32_t>(k) + 127;
+  exponent = exponent < 0 ? 0 : exponent;
+  exponent = exponent > 255 ? 255 : exponent;
+  int32_t bits = exponent << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof(scale));
+  return p * scale;
+}
+
+/// softplus(v) = max(v, 0) + log1p(exp(-|v|)), branch-free. With
+/// u = exp(-|v|) in (0, 1], log1p(u) = 2 atanh(s) for s = u / (2 + u) in
+/// (0, 1/3], whose odd series converges to ~1e-8 by the s^13 term.
+inline float vectorizableSoftplus(float v) {
+  float magnitude = std::fabs(v);
+  float u = vectorizableExp(-magnitude);
+  float s = u / (2.0f + u), s2 = s * s;
+  float series =
+      1.0f + s2 * (1.0f / 3 + s2 * (1.0f / 5 + s2 * (1.0f / 7 +
+                  s2 * (1.0f / 9 + s2 * (1.0f / 11 + s2 * (1.0f / 13))))));
+  return 0.5f * (v + magnitude) + 2.0f * s * series;
+}
+
+inline float vectorizableSilu(float v) {
+  return v / (1.0f + vectorizableExp(-v));
+}
+
+/// A [Bt, L, C] float32 tensor read as Bt * L rows of C contiguous floats,
+/// `stride` apart, so that column slices of a wider matrix (in_proj's x and
+/// z halves, x_proj's B and C) are read in place.
+struct Rows {
+  torch::Tensor tensor;
+  const float *data = nullptr;
+  int64_t stride = 0;
+
+  Rows() = default;
+  explicit Rows(const torch::Tensor &t)
+      : tensor(t.stride(2) == 1 && t.stride(0) == t.stride(1) * t.size(1)
+                   ? t
+                   : t.contiguous()),
+        data(tensor.data_ptr<float>()), stride(tensor.stride(1)) {}
+  const float *row(int64_t index) const { return data + index * stride; }
+};
+
+/// The kernels run their AVX2 + FMA copy where the CPU has them (most of
+/// their time is exp); the library itself targets baseline x86-64.
+#if defined(__x86_64__) && defined(__ELF__)
+#define TCL_KERNEL_TARGETS                                                     \
+  __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TCL_KERNEL_TARGETS
+#endif
+
+/// Causal depthwise conv + SiLU for sequences [begin, end): out[t] =
+/// silu(bias + sum_s weightT[dConv - 1 - s] * x[t - s]), vectorized over
+/// channels. `weightT` is [dConv, Di].
+TCL_KERNEL_TARGETS
+void convSiluSequences(const Rows &x, const float *weightT, const float *bias,
+                       float *out, int64_t length, int64_t channels,
+                       int64_t width, int64_t begin, int64_t end) {
+  for (int64_t sequence = begin; sequence < end; ++sequence)
+    for (int64_t t = 0; t < length; ++t) {
+      int64_t row = sequence * length + t;
+      float *__restrict o = out + row * channels;
+      std::copy(bias, bias + channels, o);
+      for (int64_t shift = 0; shift < std::min(width, t + 1); ++shift) {
+        const float *__restrict in = x.row(row - shift);
+        const float *__restrict w = weightT + (width - 1 - shift) * channels;
+        for (int64_t i = 0; i < channels; ++i)
+          o[i] += w[i] * in[i];
+      }
+      for (int64_t i = 0; i < channels; ++i)
+        o[i] = vectorizableSilu(o[i]);
+    }
+}
+
+/// Operands of the fused scan; see selectiveScan. `aT` is A transposed to
+/// [N, Di], so that the innermost loop runs over channels with unit stride.
+struct ScanOperands {
+  Rows x, delta, b, c, z;
+  const float *aT, *d, *deltaBias;
+  float *y;
+  int64_t length, channels, states;
+};
+
+/// The selective scan for sequences [begin, end), as in Mamba's
+/// hardware-aware kernel: discretization, recurrence, skip and gate in one
+/// pass, the state h [N, Di] held in L1, nothing of size [L, Di, N] written.
+TCL_KERNEL_TARGETS
+void scanSequences(const ScanOperands &op, int64_t begin, int64_t end) {
+  int64_t channels = op.channels;
+  std::vector<float> state(op.states * channels), deltas(channels),
+      deltaXs(channels);
+  for (int64_t sequence = begin; sequence < end; ++sequence) {
+    std::fill(state.begin(), state.end(), 0.0f);
+    for (int64_t t = 0; t < op.length; ++t) {
+      int64_t row = sequence * op.length + t;
+      const float *__restrict x = op.x.row(row);
+      const float *__restrict rawDelta = op.delta.row(row);
+      const float *__restrict b = op.b.row(row);
+      const float *__restrict c = op.c.row(row);
+      float *__restrict delta = deltas.data();
+      float *__restrict deltaX = deltaXs.data();
+      float *__restrict y = op.y + row * channels;
+      if (op.deltaBias)
+        for (int64_t i = 0; i < channels; ++i)
+          delta[i] = vectorizableSoftplus(rawDelta[i] + op.deltaBias[i]);
+      else
+        std::copy(rawDelta, rawDelta + channels, delta);
+      for (int64_t i = 0; i < channels; ++i) {
+        deltaX[i] = delta[i] * x[i];
+        y[i] = op.d[i] * x[i];
+      }
+      for (int64_t n = 0; n < op.states; ++n) {
+        float *__restrict h = state.data() + n * channels;
+        const float *__restrict a = op.aT + n * channels;
+        for (int64_t i = 0; i < channels; ++i) {
+          h[i] = vectorizableExp(delta[i] * a[i]) * h[i] + deltaX[i] * b[n];
+          y[i] += c[n] * h[i];
+        }
+      }
+      if (op.z.data) {
+        const float *__restrict z = op.z.row(row);
+        for (int64_t i = 0; i < channels; ++i)
+          y[i] *= vectorizableSilu(z[i]);
+      }
+    }
+  }
+}
+
+/// The kernels compute the forward pass only, in float32 on the CPU;
+/// autograd and everything else take the tensor-op path.
+bool useCpuKernels(at::TensorList operands) {
+  bool needsGrad = torch::GradMode::is_enabled() &&
+                   std::any_of(operands.begin(), operands.end(),
+                               [](const torch::Tensor &t) {
+                                 return t.defined() && t.requires_grad();
+                               });
+  return !needsGrad &&
+         std::all_of(operands.begin(), operands.end(),
+                     [](const torch::Tensor &t) {
+                       return !t.defined() || (t.device().is_cpu() &&
+                                               t.scalar_type() == torch::kFloat);
+                     });
+}
+
+/// Grain for at::parallel_for over sequences: a task gets at least ~64k
+/// inner-loop iterations, so that small batches stay on the calling thread.
+int64_t sequencesPerTask(int64_t workPerSequence) {
+  return std::max<int64_t>(1, 65536 / std::max<int64_t>(1, workPerSequence));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The operations
+//===----------------------------------------------------------------------===//
+
+torch::Tensor tcl::causalConvSilu(const torch::Tensor &x,
+                                  const torch::Tensor &weight,
+                                  const torch::Tensor &bias) {
+  int64_t length = x.size(1), channels = x.size(2), width = weight.size(1);
+  TORCH_CHECK(x.dim() == 3 && weight.dim() == 2 &&
+                  weight.size(0) == channels && bias.sizes() == weight.sizes().slice(0, 1),
+              "causalConvSilu: x [Bt, L, Di], weight [Di, K], bias [Di] expected");
+  if (!useCpuKernels({x, weight, bias})) {
+    // dConv shifted multiply-adds in the [Bt, L, Di] layout: LibTorch's
+    // grouped conv1d wants [Bt, Di, L] and is slower with the transposes.
+    torch::Tensor out = torch::addcmul(bias, x, weight.select(1, width - 1));
+    for (int64_t shift = 1; shift < std::min(width, length); ++shift)
+      out.narrow(1, shift, length - shift)
+          .addcmul_(x.narrow(1, 0, length - shift),
+                    weight.select(1, width - 1 - shift));
+    return F::silu(out);
+  }
+  Rows input(x);
+  torch::Tensor weightT = weight.t().contiguous(), biases = bias.contiguous();
+  torch::Tensor out = torch::empty({x.size(0), length, channels}, x.options());
+  at::parallel_for(
+      0, x.size(0), sequencesPerTask(length * channels * width),
+      [&](int64_t begin, int64_t end) {
+        convSiluSequences(input, weightT.data_ptr<float>(),
+                          biases.data_ptr<float>(), out.data_ptr<float>(),
+                          length, channels, width, begin, end);
+      });
+  return out;
+}
+
+/// The scan in tensor operations: discretize every step at once
+/// (zero-order hold for A, Euler for B, as in the paper) into decay and
+/// input terms [Bt, L, Di, N], then run the recurrence step by step, each
+/// step batched over sequences, channels and states.
+static torch::Tensor scanWithTensors(torch::Tensor x, torch::Tensor delta,
+                                     const torch::Tensor &A,
+                                     const torch::Tensor &B,
+                                     const torch::Tensor &C,
+                                     const torch::Tensor &D,
+                                     const torch::Tensor &z,
+                                     const torch::Tensor &deltaBias) {
+  if (deltaBias.defined())
+    delta = F::softplus(delta + deltaBias);
+  // unbind, unlike one select per step, has one backward node for all steps.
+  std::vector<torch::Tensor> decays =
+      (delta.unsqueeze(-1) * A).exp_().unbind(1);
+  std::vector<torch::Tensor> inputs =
+      ((delta * x).unsqueeze(-1) * B.unsqueeze(2)).unbind(1);
+  std::vector<torch::Tensor> cs = C.unbind(1), ys;
+  torch::Tensor h;
+  for (size_t t = 0; t < inputs.size(); ++t) {
+    h = t == 0 ? inputs[0] : torch::addcmul(inputs[t], decays[t], h);
+    ys.push_back((h * cs[t].unsqueeze(1)).sum(-1));
+  }
+  torch::Tensor y = torch::stack(ys, 1) + x * D;
+  return z.defined() ? y * F::silu(z) : y;
+}
+
+torch::Tensor tcl::selectiveScan(const torch::Tensor &x,
+                                 const torch::Tensor &delta,
+                                 const torch::Tensor &A, const torch::Tensor &B,
+                                 const torch::Tensor &C, const torch::Tensor &D,
+                                 const torch::Tensor &z,
+                                 const torch::Tensor &deltaBias) {
+  TORCH_CHECK(x.dim() == 3 && delta.sizes() == x.sizes() && A.dim() == 2 &&
+                  A.size(0) == x.size(2) && B.dim() == 3 &&
+                  B.sizes() == C.sizes() && B.size(0) == x.size(0) &&
+                  B.size(1) == x.size(1) && B.size(2) == A.size(1) &&
+                  D.dim() == 1 && D.size(0) == x.size(2) &&
+                  (!z.defined() || z.sizes() == x.sizes()) &&
+                  (!deltaBias.defined() || deltaBias.sizes() == D.sizes()),
+              "selectiveScan: inconsistent operand shapes");
+  if (!useCpuKernels({x, delta, A, B, C, D, z, deltaBias}))
+    return scanWithTensors(x, delta, A, B, C, D, z, deltaBias);
+
+  torch::Tensor aT = A.t().contiguous(), ds = D.contiguous(), biases;
+  if (deltaBias.defined())
+    biases = deltaBias.contiguous();
+  torch::Tensor y = torch::empty(x.sizes(), x.options());
+  ScanOperands operands{Rows(x),
+                        Rows(delta),
+                        Rows(B),
+                        Rows(C),
+                        z.defined() ? Rows(z) : Rows(),
+                        aT.data_ptr<float>(),
+                        ds.data_ptr<float>(),
+                        biases.defined() ? biases.data_ptr<float>() : nullptr,
+                        y.data_ptr<float>(),
+                        x.size(1),
+                        x.size(2),
+                        A.size(1)};
+  at::parallel_for(0, x.size(0), sequencesPerTask(x.size(1) * A.numel()),
+                   [&](int64_t begin, int64_t end) {
+                     scanSequences(operands, begin, end);
+                   });
+  return y;
+}
+
+//===----------------------------------------------------------------------===//
+// The network
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// RMSNorm (Zhang & Sennrich 2019), Mamba's normalization: LayerNorm without
+/// the mean subtraction and bias. LibTorch 1.13 has none.
+class RmsNormImpl : public nn::Module {
+public:
+  explicit RmsNormImpl(int64_t size)
+      : weight(register_parameter("weight", torch::ones({size}))) {}
+
+  torch::Tensor forward(const torch::Tensor &x) {
+    return x * torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + 1e-5) *
+           weight;
+  }
+
+private:
+  torch::Tensor weight;
+};
+TORCH_MODULE(RmsNorm);
+
+/// One residual block: x + Mamba(RMSNorm(x)).
+class MambaBlockImpl : public nn::Module {
+public:
+  explicit MambaBlockImpl(const NetworkConfig &config)
+      : dInner(config.expand * config.dModel), dState(config.dState),
+        dtRank((config.dModel + 15) / 16),
+        norm(register_module("norm", RmsNorm(config.dModel))),
+        inProj(register_module(
+            "in_proj", nn::Linear(nn::LinearOptions(config.dModel, 2 * dInner)
+                                      .bias(false)))),
+        conv(register_module(
+            "conv1d",
+            nn::Conv1d(nn::Conv1dOptions(dInner, dInner, config.dConv)
+                           .groups(dInner)))),
+        xProj(register_module(
+            "x_proj",
+            nn::Linear(nn::LinearOptions(dInner, dtRank + 2 * dState)
+                           .bias(false)))),
+        dtProj(register_module("dt_proj", nn::Linear(dtRank, dInner))),
+        outProj(register_module(
+            "out_proj", nn::Linear(nn::LinearOptions(dInner, config.dModel)
+                                       .bias(false)))) {
+    // S4D-real: A = -(1, 2, ..., N) in every channel, stored as log(-A) so
+    // that A stays negative (a decaying state) whatever training does.
+    aLog = register_parameter(
+        "A_log", torch::arange(1, dState + 1, torch::kFloat)
+                     .log()
+                     .repeat({dInner, 1}));
+    d = register_parameter("D", torch::ones({dInner}));
+    initializeDelta();
+  }
+
+  torch::Tensor forward(const torch::Tensor &input) {
+    std::vector<torch::Tensor> xz = inProj(norm(input)).chunk(2, -1);
+    torch::Tensor x =
+        causalConvSilu(xz[0], conv->weight.squeeze(1), conv->bias);
+    // Selection: delta, B and C are functions of the input at each step.
+    std::vector<torch::Tensor> dbc =
+        xProj(x).split_with_sizes({dtRank, dState, dState}, -1);
+    // dt_proj's bias and the softplus are applied inside the scan. (A matmul
+    // on a column slice falls back to one product per batch element.)
+    torch::Tensor rawDelta = F::linear(dbc[0].contiguous(), dtProj->weight);
+    torch::Tensor y = selectiveScan(x, rawDelta, -torch::exp(aLog), dbc[1],
+                                    dbc[2], d, xz[1], dtProj->bias);
+    return input + outProj(y);
+  }
+
+private:
+  /// Mamba's delta initialization: softplus(dt_proj bias) starts log-uniform
+  /// in [1e-3, 1e-1], so channels start with time scales from ~10 to ~1000
+  /// steps; the weights start small so that the input only nudges them.
+  void initializeDelta() {
+    torch::NoGradGuard noGrad;
+    double std = 1.0 / std::sqrt(static_cast<double>(dtRank));
+    dtProj->weight.uniform_(-std, std);
+    const double dtMin = 1e-3, dtMax = 1e-1;
+    torch::Tensor dt = torch::exp(torch::rand({dInner}) *
+                                      (std::log(dtMax) - std::log(dtMin)) +
+                                  std::log(dtMin))
+                           .clamp_min(1e-4);
+    // Inverse of softplus: dt + log(1 - exp(-dt)).
+    dtProj->bias.copy_(dt + torch::log(-torch::expm1(-dt)));
+  }
+
+  int64_t dInner, dState, dtRank;
+  RmsNorm norm;
+  nn::Linear inProj;
+  nn::Conv1d conv;
+  nn::Linear xProj, dtProj, outProj;
+  torch::Tensor aLog, d;
+};
+TORCH_MODULE(MambaBlock);
+
+class MambaNetwork : public ScoringNetworkImpl {
+public:
+  explicit MambaNetwork(const NetworkConfig &config)
+      : featureSize(config.featureSize),
+        embed(register_module("embed",
+                              nn::Linear(config.featureSize, config.dModel))),
+        blocks(register_module("blocks", nn::ModuleList())),
+        norm(register_module("norm", RmsNorm(config.dModel))),
+        head(register_module(
+            "head", nn::Sequential(nn::Linear(config.dModel, config.dModel),
+                                   nn::SiLU(),
+                                   nn::Linear(config.dModel, 1)))) {
+    for (int64_t i = 0; i < config.layers; ++i)
+      blocks->push_back(MambaBlock(config));
+  }
+
+  torch::Tensor forward(const torch::Tensor &tokens,
+                        const torch::Tensor &mask) override {
+    torch::Tensor x = embed(maskedTokens(tokens, mask, featureSize));
+    for (const std::shared_ptr<nn::Module> &block : *blocks)
+      x = block->as<MambaBlock>()->forward(x);
+    return head->forward(maskedMeanPool(norm(x), mask)).squeeze(-1);
+  }
+
+private:
+  int64_t featureSize;
+  nn::Linear embed;
+  nn::ModuleList blocks;
+  RmsNorm norm;
+  nn::Sequential head;
+};
+
+} // namespace
+
+std::shared_ptr<ScoringNetworkImpl>
+tcl::createMambaNetwork(const NetworkConfig &config) {
+  return std::make_shared<MambaNetwork>(config);
+}

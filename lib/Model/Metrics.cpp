@@ -1,0 +1,79 @@
+//===- Metrics.cpp - How well a cost model ranks schedules ----------------===//
+
+#include "tcl/Model/Metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace tcl;
+
+double tcl::pairwiseAccuracy(const Dataset &dataset,
+                             llvm::ArrayRef<float> scores) {
+  int64_t correct = 0, pairs = 0;
+  for (const DatasetGroup &group : dataset.groups)
+    for (size_t i = group.begin; i < group.end; ++i)
+      for (size_t j = i + 1; j < group.end; ++j) {
+        double a = dataset.seconds[i], b = dataset.seconds[j];
+        if (a == b)
+          continue;
+        ++pairs;
+        // Faster (smaller latency) must score higher.
+        correct += (a < b) == (scores[i] > scores[j]);
+      }
+  return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 0;
+}
+
+/// The best latency among the `k` highest-scored samples of `group`.
+static double bestOfTopK(const Dataset &dataset, const DatasetGroup &group,
+                         llvm::ArrayRef<float> scores, size_t k) {
+  std::vector<size_t> order(group.end - group.begin);
+  std::iota(order.begin(), order.end(), group.begin);
+  k = std::min(k, order.size());
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [&](size_t a, size_t b) {
+                      // Ties go to the earlier sample, deterministically.
+                      return scores[a] > scores[b] ||
+                             (scores[a] == scores[b] && a < b);
+                    });
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < k; ++i)
+    best = std::min(best, dataset.seconds[order[i]]);
+  return best;
+}
+
+RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
+                                    llvm::ArrayRef<float> scores) {
+  RankingMetrics metrics;
+  metrics.pairwiseAccuracy = pairwiseAccuracy(dataset, scores);
+  double squared = 0;
+  for (size_t i = 0; i < dataset.size(); ++i) {
+    double error = scores[i] - dataset.labels[i];
+    squared += error * error;
+  }
+  metrics.rmse = dataset.size() ? std::sqrt(squared / dataset.size()) : 0;
+
+  // Sums per "network @ target": weight * best, weight * best of top-k.
+  struct Sums {
+    double best = 0, top1 = 0, top5 = 0;
+  };
+  std::map<std::string, Sums> sums;
+  for (const DatasetGroup &group : dataset.groups) {
+    double top1 = bestOfTopK(dataset, group, scores, 1);
+    double top5 = bestOfTopK(dataset, group, scores, 5);
+    for (const auto &[network, occurrences] : group.networks) {
+      Sums &entry = sums[network + " @ " + group.target];
+      double weight = static_cast<double>(occurrences);
+      entry.best += weight * group.bestSeconds;
+      entry.top1 += weight * top1;
+      entry.top5 += weight * top5;
+    }
+  }
+  for (const auto &[name, entry] : sums) {
+    std::pair<double, double> top{entry.best / entry.top1, entry.best / entry.top5};
+    metrics.topByNetwork[name] = top;
+    metrics.top1 += top.first / sums.size();
+    metrics.top5 += top.second / sums.size();
+  }
+  return metrics;
+}

@@ -1,0 +1,41 @@
+//===- RandomCostModel.cpp - The floor every model must beat --------------===//
+
+#include "ModelKinds.h"
+
+#include <random>
+
+using namespace tcl;
+
+namespace {
+/// Uniform random scores (seeded): what search without a model does.
+class RandomCostModel : public CostModel {
+public:
+  explicit RandomCostModel(ModelOptions options) : CostModel(std::move(options)) {}
+  int64_t parameterCount() const override { return 0; }
+  llvm::Expected<TrainingReport> train(const Dataset &trainSet,
+                                       const Dataset &) override {
+    trainedTargets = trainSet.targets;
+    return TrainingReport{};
+  }
+  std::vector<float> predict(const SequenceBatch &batch) override {
+    std::vector<float> scores(batch.count);
+    for (float &score : scores)
+      score = static_cast<float>(random() >> 11) * 0x1.0p-53f;
+    return scores;
+  }
+
+protected:
+  llvm::Expected<std::string> serialize() const override { return ""; }
+  llvm::Error deserialize(llvm::StringRef) override {
+    return llvm::Error::success();
+  }
+
+private:
+  std::mt19937_64 random{modelOptions.seed};
+};
+} // namespace
+
+llvm::Expected<std::unique_ptr<CostModel>>
+tcl::createRandomModel(const ModelOptions &options) {
+  return std::unique_ptr<CostModel>(new RandomCostModel(options));
+}

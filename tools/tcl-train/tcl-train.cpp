@@ -1,0 +1,223 @@
+//===- tcl-train.cpp - Train and evaluate cost models on a tuning database ===//
+//
+//   tcl-train DB --model=mamba -o model.tclm
+//       featurizes every valid record of DB, trains on 90% of each task's
+//       records, stops early on the other 10%, saves the model;
+//   tcl-train DB --model=mamba --test-networks=bert_base,gpt2 --json=m.json
+//       trains on the tasks of the other networks only and reports TenSet's
+//       metrics (pairwise accuracy, top-1, top-5) on the held-out networks;
+//   tcl-train DB --evaluate=model.tclm --test-networks=...
+//       evaluates a saved model instead of training one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/DB/TuningDatabase.h"
+#include "tcl/Model/CostModel.h"
+#include "tcl/Model/Metrics.h"
+#include "tcl/Support/Version.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace tcl;
+namespace cl = llvm::cl;
+namespace json = llvm::json;
+
+static cl::opt<std::string> databasePath(cl::Positional, cl::Required,
+                                         cl::desc("<database>"));
+static cl::opt<std::string> modelKind(
+    "model", cl::desc("mamba, tenset-mlp, attention, xgboost or random"),
+    cl::init("mamba"));
+static cl::opt<std::string> outputPath("o", cl::desc("Save the trained model here"),
+                                       cl::init(""));
+static cl::opt<std::string> evaluatePath(
+    "evaluate", cl::desc("Evaluate this saved model instead of training"),
+    cl::init(""));
+static cl::list<std::string> testNetworks(
+    "test-networks", cl::CommaSeparated,
+    cl::desc("Hold these networks' tasks out of training and report metrics "
+             "on them"));
+static cl::list<std::string> targets("targets", cl::CommaSeparated,
+                                     cl::desc("Only these targets' records"));
+static cl::opt<std::string> loss("loss", cl::desc("lambdarank or mse"),
+                                 cl::init("lambdarank"));
+static cl::opt<unsigned> epochs("epochs", cl::desc("Most epochs"), cl::init(60));
+static cl::opt<unsigned> patience(
+    "patience", cl::desc("Epochs without a better validation accuracy before stopping"),
+    cl::init(8));
+static cl::opt<double> learningRate("learning-rate", cl::init(1e-3),
+                                    cl::desc("Adam's step size (XGBoost: eta)"));
+static cl::opt<int64_t> dModel("d-model", cl::init(0),
+                               cl::desc("Width of mamba / attention (0: default)"));
+static cl::opt<int64_t> dState("d-state", cl::init(0),
+                               cl::desc("Mamba's state size (0: default)"));
+static cl::opt<int64_t> layers("layers", cl::init(0),
+                               cl::desc("Mamba blocks / attention layers (0: default)"));
+static cl::opt<int64_t> hidden("hidden", cl::init(0),
+                               cl::desc("TenSet-MLP width (0: default)"));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of initialization, batches and split"),
+                              cl::init(0));
+static cl::opt<unsigned> threads("num-threads", cl::desc("Threads for training and inference"),
+                                 cl::init(2));
+static cl::opt<double> validationFraction(
+    "validation", cl::desc("Fraction of each training task's records used "
+                           "for early stopping"),
+    cl::init(0.1));
+static cl::opt<std::string> jsonPath("json", cl::desc("Write the metrics as JSON"),
+                                     cl::init(""));
+static cl::opt<bool> verbose("v", cl::desc("Print every epoch"), cl::init(false));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "tcl-train: " << message << "\n";
+  return 1;
+}
+
+/// Scores per second at batches of 4096, over the dataset's sequences.
+static double inferenceThroughput(CostModel &model, const Dataset &dataset) {
+  if (dataset.size() == 0)
+    return 0;
+  size_t count = std::min<size_t>(dataset.size(), 4096);
+  SequenceBatch batch{dataset.tokens.data(), dataset.lengths.data(), count,
+                      dataset.length};
+  model.predict(batch); // warm-up
+  auto start = std::chrono::steady_clock::now();
+  unsigned repeats = 0;
+  double elapsed = 0;
+  while (repeats < 3 || elapsed < 0.5) {
+    model.predict(batch);
+    ++repeats;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                  .count();
+  }
+  return repeats * count / elapsed;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  cl::ParseCommandLineOptions(argc, argv, "tcl cost-model trainer\n");
+  if (!llvm::sys::fs::exists(databasePath))
+    return fail("'" + databasePath + "': no such database");
+  auto db = TuningDatabase::open(databasePath, /*create=*/false);
+  if (!db)
+    return fail(llvm::toString(db.takeError()));
+
+  DatasetOptions datasetOptions;
+  datasetOptions.targets.assign(targets.begin(), targets.end());
+  if (llvm::errs().is_displayed())
+    datasetOptions.progress = [](size_t done, size_t all) {
+      llvm::errs() << "\rtcl-train: featurizing task " << done << "/" << all;
+      if (done == all)
+        llvm::errs() << "\n";
+    };
+  auto start = std::chrono::steady_clock::now();
+  llvm::Expected<Dataset> dataset = loadDataset(**db, datasetOptions);
+  if (!dataset)
+    return fail(llvm::toString(dataset.takeError()));
+  double featurizeSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (dataset->size() == 0)
+    return fail("'" + databasePath + "' has no valid records to learn from");
+  std::set<std::string> known = dataset->networks();
+  for (const std::string &network : testNetworks)
+    if (!known.count(network))
+      return fail("no network '" + network + "' in the database (it has: " +
+                  llvm::join(known, ", ") + ")");
+  std::set<std::string> held(testNetworks.begin(), testNetworks.end());
+  auto [trainPart, testPart] = splitByNetworks(*dataset, held);
+  llvm::errs() << llvm::format(
+      "tcl-train: %zu records, %zu groups, %u tokens/schedule, featurized in "
+      "%.1f s (%.0f schedules/s); training on %zu records, testing on %zu\n",
+      dataset->size(), dataset->groups.size(), dataset->length, featurizeSeconds,
+      dataset->size() / featurizeSeconds, trainPart.size(), testPart.size());
+
+  std::unique_ptr<CostModel> model;
+  TrainingReport report;
+  if (!evaluatePath.empty()) {
+    auto loaded = CostModel::load(evaluatePath);
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+    model = std::move(*loaded);
+  } else {
+    ModelOptions options;
+    options.kind = modelKind;
+    options.loss = loss;
+    options.epochs = epochs;
+    options.patience = patience;
+    options.learningRate = learningRate;
+    options.dModel = dModel;
+    options.dState = dState;
+    options.layers = layers;
+    options.hidden = hidden;
+    options.seed = seed;
+    options.threads = threads;
+    options.verbose = verbose;
+    auto created = CostModel::create(options);
+    if (!created)
+      return fail(llvm::toString(created.takeError()));
+    model = std::move(*created);
+    if (trainPart.size() == 0)
+      return fail("every task is in a test network; nothing to train on");
+    auto [validation, train] = trainPart.splitSamples(validationFraction, seed);
+    auto trained = model->train(train, validation);
+    if (!trained)
+      return fail(llvm::toString(trained.takeError()));
+    report = *trained;
+    if (!outputPath.empty())
+      if (llvm::Error error = model->save(outputPath))
+        return fail(llvm::toString(std::move(error)));
+  }
+
+  const Dataset &evaluated = testPart.size() ? testPart : trainPart;
+  RankingMetrics metrics = evaluateRanking(evaluated, model->predict(evaluated.all()));
+  double throughput = inferenceThroughput(*model, *dataset);
+  llvm::outs() << llvm::format(
+      "%-11s %10s %9s %8s %12s %7s %7s %7s\n", "model", "parameters",
+      "train (s)", "epochs", "scores/s", "PCA", "top-1", "top-5");
+  llvm::outs() << llvm::format("%-11s %10lld %9.1f %8u %12.0f %7.4f %7.4f %7.4f\n",
+                               model->options().kind.c_str(),
+                               static_cast<long long>(model->parameterCount()),
+                               report.seconds, report.epochs, throughput,
+                               metrics.pairwiseAccuracy, metrics.top1, metrics.top5);
+  for (const auto &[name, top] : metrics.topByNetwork)
+    llvm::outs() << llvm::format("  %-36s top-1 %.4f  top-5 %.4f\n", name.c_str(),
+                                 top.first, top.second);
+
+  if (!jsonPath.empty()) {
+    json::Object perNetwork;
+    for (const auto &[name, top] : metrics.topByNetwork)
+      perNetwork[name] = json::Object{{"top1", top.first}, {"top5", top.second}};
+    json::Array heldOut;
+    for (const std::string &network : testNetworks)
+      heldOut.push_back(network);
+    json::Object out{{"model", model->options().kind},
+                     {"parameters", model->parameterCount()},
+                     {"train_seconds", report.seconds},
+                     {"epochs", static_cast<int64_t>(report.epochs)},
+                     {"best_epoch", static_cast<int64_t>(report.bestEpoch)},
+                     {"validation_pca", report.validationAccuracy},
+                     {"scores_per_second", throughput},
+                     {"featurize_per_second", dataset->size() / featurizeSeconds},
+                     {"test_networks", std::move(heldOut)},
+                     {"train_records", static_cast<int64_t>(trainPart.size())},
+                     {"test_records", static_cast<int64_t>(evaluated.size())},
+                     {"pca", metrics.pairwiseAccuracy},
+                     {"top1", metrics.top1},
+                     {"top5", metrics.top5},
+                     {"rmse", metrics.rmse},
+                     {"per_network", std::move(perNetwork)}};
+    std::error_code error;
+    llvm::raw_fd_ostream file(jsonPath, error);
+    if (error)
+      return fail("cannot write '" + jsonPath + "': " + error.message());
+    file << json::Value(std::move(out)) << "\n";
+  }
+  return 0;
+}
