@@ -78,13 +78,29 @@ TEST_P(NetworkKindTest, PaddingDoesNotChangeScores) {
   torch::Tensor garbage = torch::randn({4, 8, 6}) * 1e4;
   garbage.index_put_({0, 1, 0}, std::numeric_limits<float>::quiet_NaN());
   garbage.index_put_({1, 7, 2}, std::numeric_limits<float>::infinity());
-  torch::Tensor tokens =
-      torch::where(mask.unsqueeze(-1) > 0,
-                   torch::cat({batch.tokens, torch::zeros({4, 3, 6})}, 1),
-                   garbage);
+  torch::Tensor tokens = torch::where(
+      mask.unsqueeze(-1) > 0,
+      torch::cat({batch.tokens, torch::zeros({4, 3, 6})}, 1), garbage);
   torch::Tensor padded = network->forward(tokens, mask);
   EXPECT_TRUE(torch::allclose(scores, padded, /*rtol=*/1e-5, /*atol=*/1e-5))
-      << scores << "\n" << padded;
+      << scores << "\n"
+      << padded;
+}
+
+/// Inference takes other code paths (slices of the batch, fused CPU kernels,
+/// oneDNN matmuls) than training: both must score alike.
+TEST_P(NetworkKindTest, InferenceMatchesTraining) {
+  std::shared_ptr<ScoringNetworkImpl> network = build(configFor(GetParam(), 6));
+  ASSERT_TRUE(network);
+  std::vector<int64_t> lengths(600);
+  for (size_t i = 0; i < lengths.size(); ++i)
+    lengths[i] = 1 + static_cast<int64_t>(i % 10);
+  Batch batch = randomBatch(lengths, 10, 6);
+  torch::Tensor training = network->forward(batch.tokens, batch.mask);
+  ASSERT_TRUE(training.requires_grad());
+  torch::InferenceMode inference;
+  torch::Tensor scores = network->forward(batch.tokens, batch.mask);
+  EXPECT_TRUE(torch::allclose(scores, training, 1e-4, 1e-5));
 }
 
 /// 200 full-batch Adam steps on a task every network can represent: the
@@ -129,9 +145,9 @@ TEST_P(NetworkKindTest, ReportsInferenceThroughput) {
   for (int repeat = 0; repeat < 6; ++repeat) {
     auto start = std::chrono::steady_clock::now();
     network->forward(batch.tokens, batch.mask);
-    seconds.push_back(std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   // The first call warms up allocator and thread pool.
   double best = *std::min_element(seconds.begin() + 1, seconds.end());
@@ -141,14 +157,13 @@ TEST_P(NetworkKindTest, ReportsInferenceThroughput) {
               static_cast<long long>(parameterCount(*network)));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Kinds, NetworkKindTest,
-    testing::Values("mamba", "tenset-mlp", "attention"),
-    [](const testing::TestParamInfo<std::string> &info) {
-      std::string name = info.param;
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Kinds, NetworkKindTest,
+                         testing::Values("mamba", "tenset-mlp", "attention"),
+                         [](const testing::TestParamInfo<std::string> &info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 TEST(Networks, RejectsUnknownKindsAndBadSizes) {
   llvm::Expected<std::shared_ptr<ScoringNetworkImpl>> unknown =
@@ -172,7 +187,8 @@ TEST(Networks, RejectsUnknownKindsAndBadSizes) {
 }
 
 TEST(Networks, AttentionRejectsSequencesBeyondItsPositions) {
-  std::shared_ptr<ScoringNetworkImpl> network = build(configFor("attention", 4));
+  std::shared_ptr<ScoringNetworkImpl> network =
+      build(configFor("attention", 4));
   ASSERT_TRUE(network);
   Batch batch = randomBatch({65}, 65, 4);
   EXPECT_THROW(network->forward(batch.tokens, batch.mask), c10::Error);
@@ -186,7 +202,8 @@ TEST(Networks, MambaHasFewerParametersThanAttention) {
   attention.heads = 4;
   std::shared_ptr<ScoringNetworkImpl> mambaNet = build(mamba);
   std::shared_ptr<ScoringNetworkImpl> attentionNet = build(attention);
-  std::shared_ptr<ScoringNetworkImpl> mlpNet = build(configFor("tenset-mlp", 48));
+  std::shared_ptr<ScoringNetworkImpl> mlpNet =
+      build(configFor("tenset-mlp", 48));
   ASSERT_TRUE(mambaNet && attentionNet && mlpNet);
   int64_t mambaCount = parameterCount(*mambaNet);
   int64_t attentionCount = parameterCount(*attentionNet);
@@ -290,8 +307,8 @@ TEST(CausalConvSilu, MatchesGroupedConv1d) {
     torch::Tensor withGrad = causalConvSilu(x, weight.requires_grad_(), bias);
     EXPECT_TRUE(torch::allclose(withGrad, expected, 1e-5, 1e-6));
     torch::InferenceMode inference;
-    EXPECT_TRUE(torch::allclose(causalConvSilu(x, weight, bias), expected,
-                                1e-5, 1e-6));
+    EXPECT_TRUE(
+        torch::allclose(causalConvSilu(x, weight, bias), expected, 1e-5, 1e-6));
   }
 }
 

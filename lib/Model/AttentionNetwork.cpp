@@ -35,9 +35,8 @@ public:
         out(register_module("out", nn::Linear(dModel, dModel))),
         norm2(register_module("norm2",
                               nn::LayerNorm(nn::LayerNormOptions({dModel})))),
-        ffn(register_module(
-            "ffn", nn::Sequential(nn::Linear(dModel, 4 * dModel), nn::GELU(),
-                                  nn::Linear(4 * dModel, dModel)))) {}
+        ffnIn(register_module("ffn_in", nn::Linear(dModel, 4 * dModel))),
+        ffnOut(register_module("ffn_out", nn::Linear(4 * dModel, dModel))) {}
 
   /// `keyBias` [B, 1, 1, L] is 0 for real tokens and -inf for padding, so no
   /// token attends to padding.
@@ -45,18 +44,18 @@ public:
     int64_t batch = x.size(0), length = x.size(1), dModel = x.size(2);
     int64_t headSize = dModel / heads;
     // [B, L, 3, H, Dh] -> [3, B, H, L, Dh].
-    torch::Tensor qkvs = qkv(norm1(x))
+    torch::Tensor qkvs = linearForward(norm1(x), qkv)
                              .view({batch, length, 3, heads, headSize})
                              .permute({2, 0, 3, 1, 4});
-    torch::Tensor scores =
-        torch::matmul(qkvs[0], qkvs[1].transpose(-2, -1)) /
-            std::sqrt(static_cast<double>(headSize)) +
-        keyBias;
+    torch::Tensor scores = torch::matmul(qkvs[0], qkvs[1].transpose(-2, -1)) /
+                               std::sqrt(static_cast<double>(headSize)) +
+                           keyBias;
     torch::Tensor context = torch::matmul(scores.softmax(-1), qkvs[2])
                                 .transpose(1, 2)
                                 .reshape({batch, length, dModel});
-    torch::Tensor h = x + out(context);
-    return h + ffn->forward(norm2(h));
+    torch::Tensor h = x + linearForward(context, out);
+    return h +
+           linearForward(torch::gelu(linearForward(norm2(h), ffnIn)), ffnOut);
   }
 
 private:
@@ -64,7 +63,7 @@ private:
   nn::LayerNorm norm1;
   nn::Linear qkv, out;
   nn::LayerNorm norm2;
-  nn::Sequential ffn;
+  nn::Linear ffnIn, ffnOut;
 };
 TORCH_MODULE(EncoderLayer);
 
@@ -84,13 +83,15 @@ public:
       layers->push_back(EncoderLayer(config.dModel, config.heads));
   }
 
-  torch::Tensor forward(const torch::Tensor &tokens,
-                        const torch::Tensor &mask) override {
+protected:
+  torch::Tensor score(const torch::Tensor &tokens,
+                      const torch::Tensor &mask) override {
     int64_t length = tokens.size(1);
     TORCH_CHECK(length <= kMaxLength, "attention network: sequence length ",
                 length, " exceeds the position embedding's ", kMaxLength);
-    torch::Tensor x = embed(maskedTokens(tokens, mask, featureSize)) +
-                      position.narrow(0, 0, length);
+    torch::Tensor x =
+        linearForward(maskedTokens(tokens, mask, featureSize), embed) +
+        position.narrow(0, 0, length);
     torch::Tensor keyBias =
         torch::where(mask > 0, torch::zeros({}, mask.options()),
                      torch::full({}, -std::numeric_limits<float>::infinity(),
@@ -98,7 +99,7 @@ public:
             .view({mask.size(0), 1, 1, length});
     for (const std::shared_ptr<nn::Module> &layer : *layers)
       x = layer->as<EncoderLayer>()->forward(x, keyBias);
-    return head(maskedMeanPool(norm(x), mask)).squeeze(-1);
+    return linearForward(maskedMeanPool(norm(x), mask), head).squeeze(-1);
   }
 
 private:

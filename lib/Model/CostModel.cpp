@@ -15,6 +15,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
+
 using namespace tcl;
 namespace json = llvm::json;
 
@@ -96,6 +98,12 @@ llvm::Error CostModel::save(llvm::StringRef path) const {
   if (std::error_code error = llvm::sys::fs::rename(temporary, path))
     return makeError("cannot write '" + path + "': " + error.message());
   return llvm::Error::success();
+}
+
+std::string CostModel::defaultPath() {
+  if (const char *path = std::getenv("TCL_COST_MODEL"))
+    return path;
+  return TCL_DATA_DIR "/cost-model-cpu.tclm";
 }
 
 llvm::Expected<std::unique_ptr<CostModel>>

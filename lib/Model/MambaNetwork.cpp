@@ -70,9 +70,14 @@ inline float vectorizableSoftplus(float v) {
   float magnitude = std::fabs(v);
   float u = vectorizableExp(-magnitude);
   float s = u / (2.0f + u), s2 = s * s;
-  float series =
-      1.0f + s2 * (1.0f / 3 + s2 * (1.0f / 5 + s2 * (1.0f / 7 +
-                  s2 * (1.0f / 9 + s2 * (1.0f / 11 + s2 * (1.0f / 13))))));
+  // atanh(s) / s = 1 + s2 / 3 + s2^2 / 5 + ... + s2^6 / 13, Horner's rule.
+  float series = 1.0f / 13;
+  series = series * s2 + 1.0f / 11;
+  series = series * s2 + 1.0f / 9;
+  series = series * s2 + 1.0f / 7;
+  series = series * s2 + 1.0f / 5;
+  series = series * s2 + 1.0f / 3;
+  series = series * s2 + 1.0f;
   return 0.5f * (v + magnitude) + 2.0f * s * series;
 }
 
@@ -183,22 +188,6 @@ void scanSequences(const ScanOperands &op, int64_t begin, int64_t end) {
   }
 }
 
-/// The kernels compute the forward pass only, in float32 on the CPU;
-/// autograd and everything else take the tensor-op path.
-bool useCpuKernels(at::TensorList operands) {
-  bool needsGrad = torch::GradMode::is_enabled() &&
-                   std::any_of(operands.begin(), operands.end(),
-                               [](const torch::Tensor &t) {
-                                 return t.defined() && t.requires_grad();
-                               });
-  return !needsGrad &&
-         std::all_of(operands.begin(), operands.end(),
-                     [](const torch::Tensor &t) {
-                       return !t.defined() || (t.device().is_cpu() &&
-                                               t.scalar_type() == torch::kFloat);
-                     });
-}
-
 /// Grain for at::parallel_for over sequences: a task gets at least ~64k
 /// inner-loop iterations, so that small batches stay on the calling thread.
 int64_t sequencesPerTask(int64_t workPerSequence) {
@@ -214,11 +203,13 @@ int64_t sequencesPerTask(int64_t workPerSequence) {
 torch::Tensor tcl::causalConvSilu(const torch::Tensor &x,
                                   const torch::Tensor &weight,
                                   const torch::Tensor &bias) {
-  int64_t length = x.size(1), channels = x.size(2), width = weight.size(1);
   TORCH_CHECK(x.dim() == 3 && weight.dim() == 2 &&
-                  weight.size(0) == channels && bias.sizes() == weight.sizes().slice(0, 1),
-              "causalConvSilu: x [Bt, L, Di], weight [Di, K], bias [Di] expected");
-  if (!useCpuKernels({x, weight, bias})) {
+                  weight.size(0) == x.size(2) && bias.dim() == 1 &&
+                  bias.size(0) == x.size(2),
+              "causalConvSilu: x [Bt, L, Di], weight [Di, K], bias [Di] "
+              "expected");
+  int64_t length = x.size(1), channels = x.size(2), width = weight.size(1);
+  if (!isCpuInference({x, weight, bias})) {
     // dConv shifted multiply-adds in the [Bt, L, Di] layout: LibTorch's
     // grouped conv1d wants [Bt, Di, L] and is slower with the transposes.
     torch::Tensor out = torch::addcmul(bias, x, weight.select(1, width - 1));
@@ -231,13 +222,13 @@ torch::Tensor tcl::causalConvSilu(const torch::Tensor &x,
   Rows input(x);
   torch::Tensor weightT = weight.t().contiguous(), biases = bias.contiguous();
   torch::Tensor out = torch::empty({x.size(0), length, channels}, x.options());
-  at::parallel_for(
-      0, x.size(0), sequencesPerTask(length * channels * width),
-      [&](int64_t begin, int64_t end) {
-        convSiluSequences(input, weightT.data_ptr<float>(),
-                          biases.data_ptr<float>(), out.data_ptr<float>(),
-                          length, channels, width, begin, end);
-      });
+  at::parallel_for(0, x.size(0), sequencesPerTask(length * channels * width),
+                   [&](int64_t begin, int64_t end) {
+                     convSiluSequences(input, weightT.data_ptr<float>(),
+                                       biases.data_ptr<float>(),
+                                       out.data_ptr<float>(), length, channels,
+                                       width, begin, end);
+                   });
   return out;
 }
 
@@ -245,13 +236,11 @@ torch::Tensor tcl::causalConvSilu(const torch::Tensor &x,
 /// (zero-order hold for A, Euler for B, as in the paper) into decay and
 /// input terms [Bt, L, Di, N], then run the recurrence step by step, each
 /// step batched over sequences, channels and states.
-static torch::Tensor scanWithTensors(torch::Tensor x, torch::Tensor delta,
-                                     const torch::Tensor &A,
-                                     const torch::Tensor &B,
-                                     const torch::Tensor &C,
-                                     const torch::Tensor &D,
-                                     const torch::Tensor &z,
-                                     const torch::Tensor &deltaBias) {
+static torch::Tensor
+scanWithTensors(const torch::Tensor &x, torch::Tensor delta,
+                const torch::Tensor &A, const torch::Tensor &B,
+                const torch::Tensor &C, const torch::Tensor &D,
+                const torch::Tensor &z, const torch::Tensor &deltaBias) {
   if (deltaBias.defined())
     delta = F::softplus(delta + deltaBias);
   // unbind, unlike one select per step, has one backward node for all steps.
@@ -283,7 +272,7 @@ torch::Tensor tcl::selectiveScan(const torch::Tensor &x,
                   (!z.defined() || z.sizes() == x.sizes()) &&
                   (!deltaBias.defined() || deltaBias.sizes() == D.sizes()),
               "selectiveScan: inconsistent operand shapes");
-  if (!useCpuKernels({x, delta, A, B, C, D, z, deltaBias}))
+  if (!isCpuInference({x, delta, A, B, C, D, z, deltaBias}))
     return scanWithTensors(x, delta, A, B, C, D, z, deltaBias);
 
   torch::Tensor aT = A.t().contiguous(), ds = D.contiguous(), biases;
@@ -302,10 +291,9 @@ torch::Tensor tcl::selectiveScan(const torch::Tensor &x,
                         x.size(1),
                         x.size(2),
                         A.size(1)};
-  at::parallel_for(0, x.size(0), sequencesPerTask(x.size(1) * A.numel()),
-                   [&](int64_t begin, int64_t end) {
-                     scanSequences(operands, begin, end);
-                   });
+  at::parallel_for(
+      0, x.size(0), sequencesPerTask(x.size(1) * A.numel()),
+      [&](int64_t begin, int64_t end) { scanSequences(operands, begin, end); });
   return y;
 }
 
@@ -340,43 +328,42 @@ public:
         dtRank((config.dModel + 15) / 16),
         norm(register_module("norm", RmsNorm(config.dModel))),
         inProj(register_module(
-            "in_proj", nn::Linear(nn::LinearOptions(config.dModel, 2 * dInner)
-                                      .bias(false)))),
+            "in_proj",
+            nn::Linear(
+                nn::LinearOptions(config.dModel, 2 * dInner).bias(false)))),
         conv(register_module(
-            "conv1d",
-            nn::Conv1d(nn::Conv1dOptions(dInner, dInner, config.dConv)
-                           .groups(dInner)))),
+            "conv1d", nn::Conv1d(nn::Conv1dOptions(dInner, dInner, config.dConv)
+                                     .groups(dInner)))),
         xProj(register_module(
             "x_proj",
-            nn::Linear(nn::LinearOptions(dInner, dtRank + 2 * dState)
-                           .bias(false)))),
+            nn::Linear(
+                nn::LinearOptions(dInner, dtRank + 2 * dState).bias(false)))),
         dtProj(register_module("dt_proj", nn::Linear(dtRank, dInner))),
         outProj(register_module(
-            "out_proj", nn::Linear(nn::LinearOptions(dInner, config.dModel)
-                                       .bias(false)))) {
+            "out_proj",
+            nn::Linear(nn::LinearOptions(dInner, config.dModel).bias(false)))) {
     // S4D-real: A = -(1, 2, ..., N) in every channel, stored as log(-A) so
     // that A stays negative (a decaying state) whatever training does.
     aLog = register_parameter(
-        "A_log", torch::arange(1, dState + 1, torch::kFloat)
-                     .log()
-                     .repeat({dInner, 1}));
+        "A_log",
+        torch::arange(1, dState + 1, torch::kFloat).log().repeat({dInner, 1}));
     d = register_parameter("D", torch::ones({dInner}));
     initializeDelta();
   }
 
   torch::Tensor forward(const torch::Tensor &input) {
-    std::vector<torch::Tensor> xz = inProj(norm(input)).chunk(2, -1);
+    std::vector<torch::Tensor> xz =
+        linearForward(norm(input), inProj).chunk(2, -1);
     torch::Tensor x =
         causalConvSilu(xz[0], conv->weight.squeeze(1), conv->bias);
     // Selection: delta, B and C are functions of the input at each step.
     std::vector<torch::Tensor> dbc =
-        xProj(x).split_with_sizes({dtRank, dState, dState}, -1);
-    // dt_proj's bias and the softplus are applied inside the scan. (A matmul
-    // on a column slice falls back to one product per batch element.)
-    torch::Tensor rawDelta = F::linear(dbc[0].contiguous(), dtProj->weight);
+        linearForward(x, xProj).split_with_sizes({dtRank, dState, dState}, -1);
+    // dt_proj's bias and the softplus are applied inside the scan.
+    torch::Tensor rawDelta = linearForward(dbc[0], dtProj->weight);
     torch::Tensor y = selectiveScan(x, rawDelta, -torch::exp(aLog), dbc[1],
                                     dbc[2], d, xz[1], dtProj->bias);
-    return input + outProj(y);
+    return input + linearForward(y, outProj);
   }
 
 private:
@@ -388,10 +375,10 @@ private:
     double std = 1.0 / std::sqrt(static_cast<double>(dtRank));
     dtProj->weight.uniform_(-std, std);
     const double dtMin = 1e-3, dtMax = 1e-1;
-    torch::Tensor dt = torch::exp(torch::rand({dInner}) *
-                                      (std::log(dtMax) - std::log(dtMin)) +
-                                  std::log(dtMin))
-                           .clamp_min(1e-4);
+    torch::Tensor dt =
+        torch::exp(torch::rand({dInner}) * (std::log(dtMax) - std::log(dtMin)) +
+                   std::log(dtMin))
+            .clamp_min(1e-4);
     // Inverse of softplus: dt + log(1 - exp(-dt)).
     dtProj->bias.copy_(dt + torch::log(-torch::expm1(-dt)));
   }
@@ -413,20 +400,23 @@ public:
                               nn::Linear(config.featureSize, config.dModel))),
         blocks(register_module("blocks", nn::ModuleList())),
         norm(register_module("norm", RmsNorm(config.dModel))),
-        head(register_module(
-            "head", nn::Sequential(nn::Linear(config.dModel, config.dModel),
-                                   nn::SiLU(),
-                                   nn::Linear(config.dModel, 1)))) {
+        headHidden(register_module("head_hidden",
+                                   nn::Linear(config.dModel, config.dModel))),
+        headOut(register_module("head_out", nn::Linear(config.dModel, 1))) {
     for (int64_t i = 0; i < config.layers; ++i)
       blocks->push_back(MambaBlock(config));
   }
 
-  torch::Tensor forward(const torch::Tensor &tokens,
-                        const torch::Tensor &mask) override {
-    torch::Tensor x = embed(maskedTokens(tokens, mask, featureSize));
+protected:
+  torch::Tensor score(const torch::Tensor &tokens,
+                      const torch::Tensor &mask) override {
+    torch::Tensor x =
+        linearForward(maskedTokens(tokens, mask, featureSize), embed);
     for (const std::shared_ptr<nn::Module> &block : *blocks)
       x = block->as<MambaBlock>()->forward(x);
-    return head->forward(maskedMeanPool(norm(x), mask)).squeeze(-1);
+    torch::Tensor pooled = maskedMeanPool(norm(x), mask);
+    return linearForward(F::silu(linearForward(pooled, headHidden)), headOut)
+        .squeeze(-1);
   }
 
 private:
@@ -434,7 +424,7 @@ private:
   nn::Linear embed;
   nn::ModuleList blocks;
   RmsNorm norm;
-  nn::Sequential head;
+  nn::Linear headHidden, headOut;
 };
 
 } // namespace

@@ -6,11 +6,15 @@
 
 #include <torch/nn.h>
 
+#include <oneapi/dnnl/dnnl.h>
+
+#include <algorithm>
+
 using namespace tcl;
 
 /// The first size in `sizes` that is not positive, or nullptr.
-static const char *
-firstNonPositive(std::initializer_list<std::pair<const char *, int64_t>> sizes) {
+static const char *firstNonPositive(
+    std::initializer_list<std::pair<const char *, int64_t>> sizes) {
   for (const auto &[name, value] : sizes)
     if (value <= 0)
       return name;
@@ -74,6 +78,26 @@ tcl::createNetwork(const NetworkConfig &config) {
   }
 }
 
+torch::Tensor ScoringNetworkImpl::forward(const torch::Tensor &tokens,
+                                          const torch::Tensor &mask) {
+  if (torch::GradMode::is_enabled() || !tokens.device().is_cpu() ||
+      tokens.dim() != 3)
+    return score(tokens, mask);
+  int64_t batch = tokens.size(0);
+  int64_t slice =
+      std::max<int64_t>(1, kSliceTokens / std::max<int64_t>(1, tokens.size(1)));
+  if (batch <= slice)
+    return score(tokens, mask);
+  torch::Tensor scores = torch::empty({batch}, tokens.options());
+  for (int64_t begin = 0; begin < batch; begin += slice) {
+    int64_t size = std::min(slice, batch - begin);
+    scores.narrow(0, begin, size)
+        .copy_(
+            score(tokens.narrow(0, begin, size), mask.narrow(0, begin, size)));
+  }
+  return scores;
+}
+
 int64_t tcl::parameterCount(const torch::nn::Module &module) {
   int64_t count = 0;
   for (const torch::Tensor &parameter : module.parameters())
@@ -98,4 +122,50 @@ torch::Tensor tcl::maskedMeanPool(const torch::Tensor &x,
                                   const torch::Tensor &mask) {
   torch::Tensor weights = mask.unsqueeze(-1);
   return (x * weights).sum(1) / weights.sum(1);
+}
+
+bool tcl::isCpuInference(at::TensorList operands) {
+  auto needsGrad = [](const torch::Tensor &t) {
+    return t.defined() && t.requires_grad();
+  };
+  auto cpuFloat = [](const torch::Tensor &t) {
+    return !t.defined() ||
+           (t.device().is_cpu() && t.scalar_type() == torch::kFloat);
+  };
+  return !(torch::GradMode::is_enabled() &&
+           std::any_of(operands.begin(), operands.end(), needsGrad)) &&
+         std::all_of(operands.begin(), operands.end(), cpuFloat);
+}
+
+torch::Tensor tcl::linearForward(const torch::Tensor &x,
+                                 const torch::Tensor &weight,
+                                 const torch::Tensor &bias) {
+  int64_t inputs = weight.size(1), outputs = weight.size(0);
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == inputs, "linear: input ", x.sizes(),
+              " does not match weight ", weight.sizes());
+  // LibTorch's matmul on a strided input falls back to one product per
+  // batch element: copy column slices first.
+  if (!isCpuInference({x, weight, bias}))
+    return torch::nn::functional::linear(x.contiguous(), weight, bias);
+
+  // x as rows of `inputs` floats, `leading` apart (a view when possible).
+  torch::Tensor rows = x.reshape({-1, inputs});
+  if (rows.stride(1) != 1 || rows.stride(0) < inputs)
+    rows = rows.contiguous();
+  int64_t count = rows.size(0), leading = std::max(rows.stride(0), inputs);
+  std::vector<int64_t> sizes(x.sizes().begin(), x.sizes().end());
+  sizes.back() = outputs;
+  torch::Tensor w = weight.contiguous();
+  torch::Tensor y = bias.defined()
+                        ? bias.expand({count, outputs}).contiguous()
+                        : torch::empty({count, outputs}, x.options());
+  if (count == 0 || inputs == 0)
+    return y.view(sizes);
+  dnnl_status_t status =
+      dnnl_sgemm('N', 'T', count, outputs, inputs, 1.0f, rows.data_ptr<float>(),
+                 leading, w.data_ptr<float>(), inputs,
+                 bias.defined() ? 1.0f : 0.0f, y.data_ptr<float>(), outputs);
+  TORCH_CHECK(status == dnnl_success, "linear: oneDNN sgemm failed (status ",
+              static_cast<int>(status), ")");
+  return y.view(sizes);
 }

@@ -21,34 +21,32 @@ class TenSetMlpNetwork : public ScoringNetworkImpl {
 public:
   explicit TenSetMlpNetwork(const NetworkConfig &config)
       : featureSize(config.featureSize),
-        encoder(register_module(
-            "encoder", nn::Sequential(
-                           nn::Linear(config.featureSize, config.hidden),
-                           nn::ReLU(), nn::Linear(config.hidden, config.hidden),
-                           nn::ReLU()))),
-        residual0(register_module(
-            "l0", nn::Sequential(nn::Linear(config.hidden, config.hidden),
-                                 nn::ReLU()))),
-        residual1(register_module(
-            "l1", nn::Sequential(nn::Linear(config.hidden, config.hidden),
-                                 nn::ReLU()))),
+        encoder0(register_module(
+            "encoder0", nn::Linear(config.featureSize, config.hidden))),
+        encoder1(register_module("encoder1",
+                                 nn::Linear(config.hidden, config.hidden))),
+        residual0(
+            register_module("l0", nn::Linear(config.hidden, config.hidden))),
+        residual1(
+            register_module("l1", nn::Linear(config.hidden, config.hidden))),
         decoder(register_module("decoder", nn::Linear(config.hidden, 1))) {}
 
-  torch::Tensor forward(const torch::Tensor &tokens,
-                        const torch::Tensor &mask) override {
+protected:
+  torch::Tensor score(const torch::Tensor &tokens,
+                      const torch::Tensor &mask) override {
     torch::Tensor encoded =
-        encoder->forward(maskedTokens(tokens, mask, featureSize));
+        linearForward(maskedTokens(tokens, mask, featureSize), encoder0).relu();
+    encoded = linearForward(encoded, encoder1).relu();
     // Zeroed padding still encodes to ReLU(bias) terms: mask them out.
     torch::Tensor x = (encoded * mask.unsqueeze(-1)).sum(1);
-    x = residual0->forward(x) + x;
-    x = residual1->forward(x) + x;
-    return decoder(x).squeeze(-1);
+    x = linearForward(x, residual0).relu() + x;
+    x = linearForward(x, residual1).relu() + x;
+    return linearForward(x, decoder).squeeze(-1);
   }
 
 private:
   int64_t featureSize;
-  nn::Sequential encoder, residual0, residual1;
-  nn::Linear decoder;
+  nn::Linear encoder0, encoder1, residual0, residual1, decoder;
 };
 
 } // namespace

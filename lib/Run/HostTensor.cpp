@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <sys/mman.h>
 
 using namespace tcl;
 
@@ -59,13 +60,21 @@ static llvm::StringRef elementName(ElementKind kind) {
 
 /// 64-byte alignment: a full cache line and an AVX-512 register.
 static constexpr size_t kAlignment = 64;
+/// Tensors of at least one huge page are aligned to it and backed by
+/// transparent huge pages: the L2 sets a tensor maps to then no longer
+/// depend on which physical 4 KiB pages a process happens to get, which
+/// made the same schedule measure differently from one process to the next.
+static constexpr size_t kHugePage = 2 << 20;
 
 static char *allocateAligned(size_t bytes) {
-  size_t rounded = (std::max<size_t>(bytes, 1) + kAlignment - 1) / kAlignment *
-                   kAlignment;
-  void *memory = std::aligned_alloc(kAlignment, rounded);
+  size_t alignment = bytes >= kHugePage ? kHugePage : kAlignment;
+  size_t rounded =
+      (std::max<size_t>(bytes, 1) + alignment - 1) / alignment * alignment;
+  void *memory = std::aligned_alloc(alignment, rounded);
   if (!memory)
     llvm::report_fatal_error("out of memory allocating a tensor");
+  if (alignment == kHugePage)
+    (void)madvise(memory, rounded, MADV_HUGEPAGE); // advice; may be ignored
   // Touch every page now: first-touch faults are slow on these VMs and
   // must not land inside a timed region.
   std::memset(memory, 0, rounded);

@@ -7,7 +7,8 @@
 //       trains on the tasks of the other networks only and reports TenSet's
 //       metrics (pairwise accuracy, top-1, top-5) on the held-out networks;
 //   tcl-train DB --evaluate=model.tclm --test-networks=...
-//       evaluates a saved model instead of training one.
+//       evaluates a saved model ('default': the one the tuner loads,
+//       data/cost-model-cpu.tclm or $TCL_COST_MODEL) instead of training.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +39,9 @@ static cl::opt<std::string> modelKind(
 static cl::opt<std::string> outputPath("o", cl::desc("Save the trained model here"),
                                        cl::init(""));
 static cl::opt<std::string> evaluatePath(
-    "evaluate", cl::desc("Evaluate this saved model instead of training"),
+    "evaluate",
+    cl::desc("Evaluate this saved model instead of training ('default': the "
+             "model the tuner loads)"),
     cl::init(""));
 static cl::list<std::string> testNetworks(
     "test-networks", cl::CommaSeparated,
@@ -141,7 +144,9 @@ int main(int argc, char **argv) {
   std::unique_ptr<CostModel> model;
   TrainingReport report;
   if (!evaluatePath.empty()) {
-    auto loaded = CostModel::load(evaluatePath);
+    auto loaded = CostModel::load(evaluatePath == "default"
+                                      ? CostModel::defaultPath()
+                                      : evaluatePath.getValue());
     if (!loaded)
       return fail(llvm::toString(loaded.takeError()));
     model = std::move(*loaded);

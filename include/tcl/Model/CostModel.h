@@ -63,6 +63,9 @@ public:
   create(const ModelOptions &options);
   /// Loads a model `save` wrote; errors name the file and what is wrong.
   static llvm::Expected<std::unique_ptr<CostModel>> load(llvm::StringRef path);
+  /// The model the tuner uses unless told otherwise: $TCL_COST_MODEL if
+  /// set, else the pre-trained CPU model shipped in data/.
+  static std::string defaultPath();
 
   const ModelOptions &options() const { return modelOptions; }
   /// Targets the model was trained on.

@@ -8,9 +8,9 @@
 // networks without knowing which one they hold.
 //
 // Kinds:
-//   "mamba"       selective state-space model (Gu & Dao 2023);
-//   "tenset-mlp"  TenSet's per-token MLP with a segment sum (Zheng et al. 2021);
-//   "attention"   TLP-style pre-norm Transformer encoder (Zhai et al. 2023).
+// - "mamba": selective state-space model (Gu & Dao 2023);
+// - "tenset-mlp": TenSet's per-token MLP and sum (Zheng et al. 2021);
+// - "attention": TLP-style Transformer encoder (Zhai et al. 2023).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 
 #include <torch/nn/module.h>
+#include <torch/nn/modules/linear.h>
 
 #include <cstdint>
 #include <memory>
@@ -54,8 +55,19 @@ struct NetworkConfig {
 /// LibTorch module.
 class ScoringNetworkImpl : public torch::nn::Module {
 public:
-  virtual torch::Tensor forward(const torch::Tensor &tokens,
-                                const torch::Tensor &mask) = 0;
+  /// Without autograd on the CPU, scores the batch in slices of about
+  /// kSliceTokens tokens: a slice's intermediates stay in cache and are
+  /// recycled by the allocator, where the whole batch's (tens of MB each)
+  /// would be mapped afresh and page-faulted in by every operation, which
+  /// measured 2-3x slower at the search's batch of 4096.
+  torch::Tensor forward(const torch::Tensor &tokens, const torch::Tensor &mask);
+
+  static constexpr int64_t kSliceTokens = 2560;
+
+protected:
+  /// The network proper, on a whole batch or one slice of it.
+  virtual torch::Tensor score(const torch::Tensor &tokens,
+                              const torch::Tensor &mask) = 0;
 };
 
 /// Builds the network `config.kind` names, with freshly initialized weights
@@ -89,7 +101,8 @@ torch::Tensor selectiveScan(const torch::Tensor &x, const torch::Tensor &delta,
 /// before the start), so padding at the end never reaches a real token.
 /// Same forward-only CPU kernel / differentiable tensor-op split as
 /// selectiveScan.
-torch::Tensor causalConvSilu(const torch::Tensor &x, const torch::Tensor &weight,
+torch::Tensor causalConvSilu(const torch::Tensor &x,
+                             const torch::Tensor &weight,
                              const torch::Tensor &bias);
 
 //===----------------------------------------------------------------------===//
@@ -104,6 +117,23 @@ torch::Tensor maskedTokens(const torch::Tensor &tokens,
 
 /// Mean of `x` [B, L, D] over the real tokens of each sequence: [B, D].
 torch::Tensor maskedMeanPool(const torch::Tensor &x, const torch::Tensor &mask);
+
+/// Whether `operands` (undefined ones ignored) can take the forward-only CPU
+/// kernels: float32 on the CPU, and no autograd graph to record.
+bool isCpuInference(at::TensorList operands);
+
+/// x [..., K] times weight [N, K] transposed, plus bias [N] if defined: what
+/// torch::nn::Linear computes. CPU inference goes to oneDNN's sgemm, which
+/// runs on LibTorch's OpenMP threads: Debian's LibTorch sends float32
+/// matmuls to OpenBLAS, whose own thread pool contends with OpenMP's and is
+/// about 2x slower on these skinny shapes. Column slices of a wider matrix
+/// are read in place.
+torch::Tensor linearForward(const torch::Tensor &x, const torch::Tensor &weight,
+                            const torch::Tensor &bias = {});
+inline torch::Tensor linearForward(const torch::Tensor &x,
+                                   const torch::nn::Linear &layer) {
+  return linearForward(x, layer->weight, layer->bias);
+}
 
 /// The per-kind builders behind createNetwork; `config` must already be
 /// valid (createNetwork checks it).

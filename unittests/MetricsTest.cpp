@@ -1,0 +1,93 @@
+//===- MetricsTest.cpp - TenSet's ranking metrics -------------------------===//
+
+#include "tcl/Model/Metrics.h"
+
+#include "gtest/gtest.h"
+
+using namespace tcl;
+
+namespace {
+/// Two groups: task "a" (weight 2 in net1) with latencies 1, 2, 4 and task
+/// "b" (weight 1 in net1 and net2) with latencies 10, 20.
+Dataset makeDataset() {
+  Dataset dataset;
+  dataset.length = 1;
+  auto addGroup = [&](const char *key, std::map<std::string, int64_t> networks,
+                      std::vector<double> seconds) {
+    DatasetGroup group;
+    group.taskKey = key;
+    group.target = "t";
+    group.networks = std::move(networks);
+    group.begin = dataset.size();
+    group.bestSeconds = *std::min_element(seconds.begin(), seconds.end());
+    for (double value : seconds) {
+      dataset.seconds.push_back(value);
+      dataset.labels.push_back(static_cast<float>(group.bestSeconds / value));
+      dataset.lengths.push_back(1);
+      dataset.groupOf.push_back(dataset.groups.size());
+      dataset.tokens.resize(dataset.tokens.size() + kFeatureSize, 0.0f);
+    }
+    group.end = dataset.size();
+    dataset.groups.push_back(group);
+  };
+  addGroup("a", {{"net1", 2}}, {1, 2, 4});
+  addGroup("b", {{"net1", 1}, {"net2", 1}}, {10, 20});
+  return dataset;
+}
+} // namespace
+
+TEST(Metrics, PerfectScoresRankEverythingRight) {
+  Dataset dataset = makeDataset();
+  RankingMetrics metrics = evaluateRanking(dataset, dataset.labels);
+  EXPECT_DOUBLE_EQ(metrics.pairwiseAccuracy, 1.0);
+  EXPECT_DOUBLE_EQ(metrics.top1, 1.0);
+  EXPECT_DOUBLE_EQ(metrics.top5, 1.0);
+  EXPECT_NEAR(metrics.rmse, 0.0, 1e-7);
+}
+
+TEST(Metrics, ReversedScoresFollowTenSetsDefinitions) {
+  Dataset dataset = makeDataset();
+  // Slowest first in both groups.
+  std::vector<float> scores = {0.1f, 0.2f, 0.3f, 0.1f, 0.2f};
+  RankingMetrics metrics = evaluateRanking(dataset, scores);
+  EXPECT_DOUBLE_EQ(metrics.pairwiseAccuracy, 0.0);
+  // net1: (2*1 + 1*10) / (2*4 + 1*20) = 12/28; net2: 10/20. Mean of both.
+  EXPECT_NEAR(metrics.topByNetwork["net1 @ t"].first, 12.0 / 28.0, 1e-12);
+  EXPECT_NEAR(metrics.topByNetwork["net2 @ t"].first, 0.5, 1e-12);
+  EXPECT_NEAR(metrics.top1, (12.0 / 28.0 + 0.5) / 2, 1e-12);
+  // Every group has at most 5 schedules: top-5 always holds the best.
+  EXPECT_DOUBLE_EQ(metrics.top5, 1.0);
+}
+
+TEST(Metrics, PairsWithEqualLatencyDoNotCount) {
+  Dataset dataset = makeDataset();
+  dataset.seconds[1] = dataset.seconds[0];
+  // a: pairs (0,2), (1,2) right, (0,1) tied; b: right.
+  std::vector<float> scores = {0.9f, 0.1f, 0.0f, 0.9f, 0.1f};
+  EXPECT_DOUBLE_EQ(pairwiseAccuracy(dataset, scores), 1.0);
+  scores[3] = 0.0f; // b now wrong: 2 right of 3
+  EXPECT_NEAR(pairwiseAccuracy(dataset, scores), 2.0 / 3.0, 1e-12);
+}
+
+TEST(Metrics, SplittingByNetworkKeepsTestTasksOutOfTraining) {
+  Dataset dataset = makeDataset();
+  auto [train, test] = splitByNetworks(dataset, {"net2"});
+  ASSERT_EQ(train.groups.size(), 1u);
+  EXPECT_EQ(train.groups[0].taskKey, "a");
+  ASSERT_EQ(test.groups.size(), 1u);
+  EXPECT_EQ(test.groups[0].taskKey, "b");
+  EXPECT_EQ(test.size(), 2u);
+  EXPECT_FLOAT_EQ(test.labels[1], 0.5f);
+}
+
+TEST(Metrics, SampleSplitsKeepLabelsAndAreSeeded) {
+  Dataset dataset = makeDataset();
+  auto [first, rest] = dataset.splitSamples(0.5, 7);
+  EXPECT_EQ(first.size() + rest.size(), dataset.size());
+  auto [again, unused] = dataset.splitSamples(0.5, 7);
+  EXPECT_EQ(first.seconds, again.seconds);
+  for (size_t i = 0; i < rest.size(); ++i)
+    EXPECT_FLOAT_EQ(rest.labels[i],
+                    static_cast<float>(rest.groups[rest.groupOf[i]].bestSeconds /
+                                       rest.seconds[i]));
+}
