@@ -57,6 +57,10 @@ TEST(Metrics, ReversedScoresFollowTenSetsDefinitions) {
   EXPECT_NEAR(metrics.top1, (12.0 / 28.0 + 0.5) / 2, 1e-12);
   // Every group has at most 5 schedules: top-5 always holds the best.
   EXPECT_DOUBLE_EQ(metrics.top5, 1.0);
+  // Only net2: task b alone.
+  RankingMetrics net2 = evaluateRanking(dataset, scores, {"net2"});
+  EXPECT_EQ(net2.topByNetwork.size(), 1u);
+  EXPECT_NEAR(net2.top1, 0.5, 1e-12);
 }
 
 TEST(Metrics, PairsWithEqualLatencyDoNotCount) {

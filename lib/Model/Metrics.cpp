@@ -43,7 +43,8 @@ static double bestOfTopK(const Dataset &dataset, const DatasetGroup &group,
 }
 
 RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
-                                    llvm::ArrayRef<float> scores) {
+                                    llvm::ArrayRef<float> scores,
+                                    const std::set<std::string> &networks) {
   RankingMetrics metrics;
   metrics.pairwiseAccuracy = pairwiseAccuracy(dataset, scores);
   double squared = 0;
@@ -62,6 +63,8 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
     double top1 = bestOfTopK(dataset, group, scores, 1);
     double top5 = bestOfTopK(dataset, group, scores, 5);
     for (const auto &[network, occurrences] : group.networks) {
+      if (!networks.empty() && !networks.count(network))
+        continue;
       Sums &entry = sums[network + " @ " + group.target];
       double weight = static_cast<double>(occurrences);
       entry.best += weight * group.bestSeconds;

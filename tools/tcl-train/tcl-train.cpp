@@ -181,7 +181,8 @@ int main(int argc, char **argv) {
   }
 
   const Dataset &evaluated = testPart.size() ? testPart : trainPart;
-  RankingMetrics metrics = evaluateRanking(evaluated, model->predict(evaluated.all()));
+  RankingMetrics metrics =
+      evaluateRanking(evaluated, model->predict(evaluated.all()), held);
   double throughput = inferenceThroughput(*model, *dataset);
   llvm::outs() << llvm::format(
       "%-11s %10s %9s %8s %12s %7s %7s %7s\n", "model", "parameters",

@@ -33,9 +33,12 @@ struct RankingMetrics {
   std::map<std::string, std::pair<double, double>> topByNetwork;
 };
 
-/// `scores[i]` is the model's score of sample i (higher = faster).
+/// `scores[i]` is the model's score of sample i (higher = faster). Top-k
+/// scores cover `networks` only (every network when empty): a held-out
+/// network's tasks may also occur in networks that were trained on.
 RankingMetrics evaluateRanking(const Dataset &dataset,
-                               llvm::ArrayRef<float> scores);
+                               llvm::ArrayRef<float> scores,
+                               const std::set<std::string> &networks = {});
 
 /// Pairwise accuracy alone: what early stopping watches.
 double pairwiseAccuracy(const Dataset &dataset, llvm::ArrayRef<float> scores);
