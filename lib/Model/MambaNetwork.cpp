@@ -7,10 +7,11 @@
 // real tokens' outputs never see it; pooling then skips it.
 //
 // Like the reference, the elementwise work between the projections runs in
-// two fused kernels (causal conv + SiLU; the selective scan with its delta
-// softplus, skip term and gate), here for the CPU, where the search scores
-// tens of thousands of candidates per round. Autograd and other devices use
-// the same operations written with tensor ops.
+// fused kernels (causal conv + SiLU; the selective scan with its delta
+// softplus, skip term and gate; here also RMSNorm), written for the CPU,
+// where the search scores tens of thousands of candidates per round. They
+// compute the forward pass only: autograd and other devices use the same
+// operations written with tensor ops, and the tests check that both agree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,8 @@ namespace F = torch::nn::functional;
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+constexpr float kRmsNormEpsilon = 1e-5f;
 
 /// exp(v) for |v| < 2^22, to ~1e-7 relative error (0 below -87.3), in plain
 /// arithmetic that the compiler vectorizes, unlike a call to std::exp:
@@ -111,6 +114,22 @@ struct Rows {
 #define TCL_KERNEL_TARGETS
 #endif
 
+/// RMSNorm of rows [begin, end) of `channels` floats.
+TCL_KERNEL_TARGETS
+void rmsNormRows(const float *x, const float *weight, float *out,
+                 int64_t channels, int64_t begin, int64_t end) {
+  for (int64_t row = begin; row < end; ++row) {
+    const float *__restrict in = x + row * channels;
+    float *__restrict o = out + row * channels;
+    float sumOfSquares = 0;
+    for (int64_t i = 0; i < channels; ++i)
+      sumOfSquares += in[i] * in[i];
+    float scale = 1.0f / std::sqrt(sumOfSquares / channels + kRmsNormEpsilon);
+    for (int64_t i = 0; i < channels; ++i)
+      o[i] = in[i] * scale * weight[i];
+  }
+}
+
 /// Causal depthwise conv + SiLU for sequences [begin, end): out[t] =
 /// silu(bias + sum_s weightT[dConv - 1 - s] * x[t - s]), vectorized over
 /// channels. `weightT` is [dConv, Di].
@@ -188,8 +207,9 @@ void scanSequences(const ScanOperands &op, int64_t begin, int64_t end) {
   }
 }
 
-/// Grain for at::parallel_for over sequences: a task gets at least ~64k
-/// inner-loop iterations, so that small batches stay on the calling thread.
+/// Grain for at::parallel_for over sequences (or rows): a task gets at least
+/// ~64k inner-loop iterations, so that small batches stay on the calling
+/// thread.
 int64_t sequencesPerTask(int64_t workPerSequence) {
   return std::max<int64_t>(1, 65536 / std::max<int64_t>(1, workPerSequence));
 }
@@ -304,15 +324,28 @@ torch::Tensor tcl::selectiveScan(const torch::Tensor &x,
 namespace {
 
 /// RMSNorm (Zhang & Sennrich 2019), Mamba's normalization: LayerNorm without
-/// the mean subtraction and bias. LibTorch 1.13 has none.
+/// the mean subtraction and bias. LibTorch 1.13 has none; at inference one
+/// pass of a kernel replaces six tensor operations.
 class RmsNormImpl : public nn::Module {
 public:
   explicit RmsNormImpl(int64_t size)
       : weight(register_parameter("weight", torch::ones({size}))) {}
 
   torch::Tensor forward(const torch::Tensor &x) {
-    return x * torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + 1e-5) *
-           weight;
+    if (!isCpuInference({x, weight}))
+      return x *
+             torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) +
+                          kRmsNormEpsilon) *
+             weight;
+    torch::Tensor in = x.contiguous(), out = torch::empty_like(in);
+    int64_t channels = weight.size(0);
+    at::parallel_for(0, in.numel() / channels, sequencesPerTask(channels),
+                     [&](int64_t begin, int64_t end) {
+                       rmsNormRows(in.data_ptr<float>(),
+                                   weight.data_ptr<float>(),
+                                   out.data_ptr<float>(), channels, begin, end);
+                     });
+    return out;
   }
 
 private:

@@ -1,6 +1,7 @@
 //===- Networks.cpp - Network factory and shared pieces -------------------===//
 
 #include "tcl/Model/Networks.h"
+#include "tcl/Support/Memory.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -83,6 +84,7 @@ torch::Tensor ScoringNetworkImpl::forward(const torch::Tensor &tokens,
   if (torch::GradMode::is_enabled() || !tokens.device().is_cpu() ||
       tokens.dim() != 3)
     return score(tokens, mask);
+  keepFreedMemoryForReuse();
   int64_t batch = tokens.size(0);
   int64_t slice =
       std::max<int64_t>(1, kSliceTokens / std::max<int64_t>(1, tokens.size(1)));
@@ -141,8 +143,9 @@ torch::Tensor tcl::linearForward(const torch::Tensor &x,
                                  const torch::Tensor &weight,
                                  const torch::Tensor &bias) {
   int64_t inputs = weight.size(1), outputs = weight.size(0);
-  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == inputs, "linear: input ", x.sizes(),
-              " does not match weight ", weight.sizes());
+  TORCH_CHECK(inputs > 0 && x.dim() >= 1 && x.size(-1) == inputs,
+              "linearForward: input ", x.sizes(), " does not match weight ",
+              weight.sizes());
   // LibTorch's matmul on a strided input falls back to one product per
   // batch element: copy column slices first.
   if (!isCpuInference({x, weight, bias}))
@@ -159,13 +162,14 @@ torch::Tensor tcl::linearForward(const torch::Tensor &x,
   torch::Tensor y = bias.defined()
                         ? bias.expand({count, outputs}).contiguous()
                         : torch::empty({count, outputs}, x.options());
-  if (count == 0 || inputs == 0)
+  if (count == 0)
     return y.view(sizes);
   dnnl_status_t status =
       dnnl_sgemm('N', 'T', count, outputs, inputs, 1.0f, rows.data_ptr<float>(),
                  leading, w.data_ptr<float>(), inputs,
                  bias.defined() ? 1.0f : 0.0f, y.data_ptr<float>(), outputs);
-  TORCH_CHECK(status == dnnl_success, "linear: oneDNN sgemm failed (status ",
+  TORCH_CHECK(status == dnnl_success,
+              "linearForward: oneDNN sgemm failed (status ",
               static_cast<int>(status), ")");
   return y.view(sizes);
 }

@@ -259,6 +259,13 @@ tcl::createNeuralModel(const ModelOptions &options) {
       createNetwork(config);
   if (!network)
     return network.takeError();
+  // Save the sizes the network has, not "default": a saved model must load
+  // into the same network after the defaults change.
+  ModelOptions resolved = options;
+  resolved.dModel = config.dModel;
+  resolved.dState = config.dState;
+  resolved.layers = config.layers;
+  resolved.hidden = config.hidden;
   return std::unique_ptr<CostModel>(
-      new NeuralCostModel(options, std::move(*network)));
+      new NeuralCostModel(resolved, std::move(*network)));
 }

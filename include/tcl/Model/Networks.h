@@ -35,15 +35,16 @@ struct NetworkConfig {
   std::string kind;
   /// F, the features per token; fixed by the featurizer.
   int64_t featureSize = 0;
-  /// Width of the mamba and attention residual streams. The defaults are
-  /// small because the search scores tens of thousands of candidates per
-  /// round on a CPU: Mamba at these sizes scores > 50k sequences/s on two
-  /// cores (see NetworksTest's throughput report).
+  /// Width of the mamba and attention residual streams. Small, because the
+  /// search scores tens of thousands of candidates per round on the CPU:
+  /// Mamba at the defaults scores ~70k sequences/s with two threads on a
+  /// 2-core VM at L = 10, F = 48; d_state 16 costs about a third of that,
+  /// d_model 64 over half (NetworksTest prints each kind's throughput).
   int64_t dModel = 32;
   /// Mamba: SSM state per channel, causal conv width, inner width factor
   /// (d_inner = expand * dModel), and residual blocks (also the attention
   /// net's encoder layers).
-  int64_t dState = 16, dConv = 4, expand = 2, layers = 2;
+  int64_t dState = 8, dConv = 4, expand = 2, layers = 2;
   /// Attention heads; must divide dModel.
   int64_t heads = 4;
   /// TenSet MLP hidden width (TenSet's default).
@@ -56,10 +57,11 @@ struct NetworkConfig {
 class ScoringNetworkImpl : public torch::nn::Module {
 public:
   /// Without autograd on the CPU, scores the batch in slices of about
-  /// kSliceTokens tokens: a slice's intermediates stay in cache and are
-  /// recycled by the allocator, where the whole batch's (tens of MB each)
-  /// would be mapped afresh and page-faulted in by every operation, which
-  /// measured 2-3x slower at the search's batch of 4096.
+  /// kSliceTokens tokens, whose intermediates stay in cache and are recycled
+  /// by the allocator: the whole batch's (tens of MB each) would be mapped
+  /// afresh and page-faulted in by every operation, 2-3x slower at the
+  /// search's batch of 4096. For the same reason it calls
+  /// keepFreedMemoryForReuse (process-wide).
   torch::Tensor forward(const torch::Tensor &tokens, const torch::Tensor &mask);
 
   static constexpr int64_t kSliceTokens = 2560;
