@@ -50,6 +50,7 @@ def main():
     parser.add_argument("--seeds", type=int, default=1,
                         help="train each model with seeds 0..N-1; the table shows medians")
     parser.add_argument("--epochs", type=int, default=60)
+    parser.add_argument("--patience", type=int, default=12)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", default="cost_models.json")
     args = parser.parse_args()
@@ -63,7 +64,8 @@ def main():
                 out = os.path.join(work, "%s-%d.json" % (model, seed))
                 command = [os.path.join(bin_dir, "tcl-train"), db, "--model=" + model,
                            "--test-networks=" + args.test_networks, "--seed=%d" % seed,
-                           "--epochs=%d" % args.epochs, "--num-threads=%d" % args.threads,
+                           "--epochs=%d" % args.epochs, "--patience=%d" % args.patience,
+                           "--num-threads=%d" % args.threads,
                            "--json=" + out]
                 print("running: " + " ".join(command[1:]), flush=True)
                 subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
