@@ -48,7 +48,9 @@ TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
       ("tcl_" + key).str());
   if (!task || !anchor || !sequence)
     return makeError("task " + key + ": the payload does not contain it");
-  FailureOr<Space> space = Space::fromScript(sequence);
+  // The whole script's knobs are the template's: it is the only sequence
+  // with knobs.
+  FailureOr<Space> space = Space::fromScript(**script);
   if (failed(space))
     return makeError("task " + key + ": cannot read its space" + diagnostics);
   FailureOr<ScheduleFeaturizer> featurizer = ScheduleFeaturizer::create(
@@ -57,7 +59,8 @@ TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
     return makeError("task " + key + ": cannot featurize its template" +
                      diagnostics);
   return std::unique_ptr<TaskFeaturizer>(
-      new TaskFeaturizer(&context, std::move(*space), std::move(*featurizer)));
+      new TaskFeaturizer(&context, std::move(module), std::move(*script),
+                         std::move(*space), std::move(*featurizer)));
 }
 
 llvm::Error TaskFeaturizer::featurize(llvm::StringRef assignment,

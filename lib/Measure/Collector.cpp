@@ -4,11 +4,12 @@
 
 #include "tcl/DB/TuningDatabase.h"
 #include "tcl/Measure/Baseline.h"
+#include "tcl/Measure/Record.h"
+#include "tcl/Measure/TaskList.h"
 #include "tcl/Run/CoreLock.h"
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Space/Space.h"
 #include "tcl/Support/Context.h"
-#include "tcl/Task/TaskExtraction.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -17,11 +18,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <csignal>
-#include <ctime>
 #include <limits>
 #include <map>
 #include <set>
@@ -35,13 +34,7 @@ using namespace tcl;
 
 namespace {
 
-/// A task as the collector carries it: enough to rebuild it in a worker.
-struct CollectedTask {
-  std::string key, kind;
-  double flops = 0;
-  std::string payload;
-  std::map<std::string, int64_t> occurrencesByNetwork;
-};
+using CollectedTask = OutlinedTask;
 
 /// One unit of work: a task on a target.
 struct Pair {
@@ -52,19 +45,11 @@ llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-std::string printOp(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os);
-  return text;
-}
-
 /// Every task of every model, outlined once per key, in first-seen order.
 llvm::Expected<std::vector<CollectedTask>>
 loadTasks(const CollectionOptions &options, MLIRContext &context,
           llvm::raw_ostream &log) {
-  std::vector<CollectedTask> tasks;
-  std::map<std::string, size_t> byKey;
+  TaskList list;
   for (const std::string &path : options.models) {
     llvm::SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -73,35 +58,15 @@ loadTasks(const CollectionOptions &options, MLIRContext &context,
     if (!model)
       return makeError("cannot read model '" + path + "'");
     std::string network = llvm::sys::path::stem(path).str();
-    std::string outlineError;
-    unsigned skipped = 0;
-    extractTasks(*model, {}, [&](const TaskOccurrence &occurrence, const Task &task) {
-      if (task.flops < options.minTaskFlops ||
-          task.kind == TaskKind::Softmax) {
-        ++skipped;
-        return;
-      }
-      auto [it, isNew] = byKey.try_emplace(task.key, tasks.size());
-      if (isNew) {
-        std::string whyNot;
-        auto outlined = outlineTask(occurrence, whyNot);
-        if (failed(outlined)) {
-          outlineError = task.key + ": " + whyNot;
-          byKey.erase(it);
-          return;
-        }
-        tasks.push_back({task.key, stringifyTaskKind(task.kind).str(),
-                         task.flops, printOp(**outlined), {}});
-      }
-      ++tasks[it->second].occurrencesByNetwork[network];
-    });
-    if (!outlineError.empty())
-      return makeError(path + ": cannot outline task " + outlineError);
+    llvm::Expected<unsigned> skipped =
+        list.add(*model, network, options.minTaskFlops);
+    if (!skipped)
+      return makeError(path + ": " + llvm::toString(skipped.takeError()));
     log << llvm::formatv("tcl-collect: {0}: {1} occurrences left out (softmax "
                          "or under {2} FLOPs)\n",
-                         network, skipped, options.minTaskFlops);
+                         network, *skipped, options.minTaskFlops);
   }
-  return tasks;
+  return list.tasks();
 }
 
 /// Cores a worker's candidates use on a target with `threads` threads.
@@ -213,26 +178,8 @@ private:
       space->concretize(*schedule, *pick);
       std::string assignment = space->format(*pick);
       CandidateResult result = (*evaluator)->evaluate(*schedule);
-      RecordRow record;
-      record.taskKey = task.key;
-      record.target = targetName;
-      record.machine = machine;
-      record.assignment = assignment;
-      record.scriptHash =
-          llvm::utohexstr(llvm::xxh3_64bits(printOp(*schedule)), true, 16);
-      record.status = statusName(result.status).str();
-      if (!result.timing.samples.empty()) {
-        record.medianSeconds = result.timing.median;
-        record.minSeconds = result.timing.min;
-        record.spread = result.timing.relativeSpread;
-      }
-      record.samples = result.timing.samples.size();
-      record.compileSeconds = result.compileSeconds;
-      record.wallSeconds = result.wallSeconds;
-      record.vectorOps = result.vectorOps;
-      record.scalarFallback = result.scalarFallback();
-      record.error = result.failure;
-      record.createdAt = std::time(nullptr);
+      RecordRow record = makeRecord(task.key, targetName, machine, assignment,
+                                    *schedule, result);
       if (llvm::Error error = db->addRecord(record))
         return error;
       seen.push_back(assignment);
@@ -333,23 +280,12 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
   MachineInfo machine = currentMachine();
   std::vector<Pair> pairs;
   int64_t alreadyMeasured = 0;
-  if (llvm::Error error = sqlite::transaction((*db)->connection(), [&]() -> llvm::Error {
-        for (const CollectedTask &task : *tasks) {
-          if (llvm::Expected<int64_t> id = (*db)->addTask(
-                  {task.key, task.kind, task.flops, task.payload});
-              !id)
-            return id.takeError();
-          for (const auto &[network, count] : task.occurrencesByNetwork)
-            if (llvm::Error error = (*db)->addTaskNetwork(task.key, network, count))
-              return error;
-        }
-        for (const TargetSpec &spec : options.targets)
-          if (llvm::Error error = (*db)->addTarget(
-                  {spec.name(), spec.cpu, spec.features, spec.threads}))
-            return error;
-        return llvm::Error::success();
-      }))
+  if (llvm::Error error = storeTasks(**db, *tasks))
     return std::move(error);
+  for (const TargetSpec &spec : options.targets)
+    if (llvm::Error error = (*db)->addTarget(
+            {spec.name(), spec.cpu, spec.features, spec.threads}))
+      return std::move(error);
   // Targets interleaved, so that every target progresses from the start.
   for (size_t task = 0; task < tasks->size(); ++task)
     for (size_t target = 0; target < options.targets.size(); ++target) {

@@ -71,8 +71,8 @@ class AttentionNetwork : public ScoringNetworkImpl {
 public:
   explicit AttentionNetwork(const NetworkConfig &config)
       : featureSize(config.featureSize),
-        embed(register_module("embed",
-                              nn::Linear(config.featureSize, config.dModel))),
+        embedIn(register_module("embed",
+                                nn::Linear(config.featureSize, config.dModel))),
         position(register_parameter(
             "position", torch::randn({kMaxLength, config.dModel}) * 0.02)),
         layers(register_module("layers", nn::ModuleList())),
@@ -83,14 +83,16 @@ public:
       layers->push_back(EncoderLayer(config.dModel, config.heads));
   }
 
+  const nn::Linear &readout() const override { return head; }
+
 protected:
-  torch::Tensor score(const torch::Tensor &tokens,
+  torch::Tensor represent(const torch::Tensor &tokens,
                       const torch::Tensor &mask) override {
     int64_t length = tokens.size(1);
     TORCH_CHECK(length <= kMaxLength, "attention network: sequence length ",
                 length, " exceeds the position embedding's ", kMaxLength);
     torch::Tensor x =
-        linearForward(maskedTokens(tokens, mask, featureSize), embed) +
+        linearForward(maskedTokens(tokens, mask, featureSize), embedIn) +
         position.narrow(0, 0, length);
     torch::Tensor keyBias =
         torch::where(mask > 0, torch::zeros({}, mask.options()),
@@ -99,12 +101,13 @@ protected:
             .view({mask.size(0), 1, 1, length});
     for (const std::shared_ptr<nn::Module> &layer : *layers)
       x = layer->as<EncoderLayer>()->forward(x, keyBias);
-    return linearForward(maskedMeanPool(norm(x), mask), head).squeeze(-1);
+    return maskedMeanPool(norm(x), mask);
   }
 
 private:
   int64_t featureSize;
-  nn::Linear embed;
+  /// Token features to the residual stream ("embed" in saved weights).
+  nn::Linear embedIn;
   torch::Tensor position;
   nn::ModuleList layers;
   nn::LayerNorm norm;

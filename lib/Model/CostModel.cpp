@@ -62,7 +62,8 @@ static json::Object optionsToJson(const ModelOptions &options,
   return json::Object{
       {"kind", options.kind},          {"d_model", options.dModel},
       {"d_state", options.dState},     {"layers", options.layers},
-      {"hidden", options.hidden},      {"loss", options.loss},
+      {"hidden", options.hidden},      {"dropout", options.dropout},
+      {"loss", options.loss},
       {"learning_rate", options.learningRate},
       {"epochs", options.epochs},      {"groups_per_batch", options.groupsPerBatch},
       {"samples_per_group", options.samplesPerGroup},
@@ -100,6 +101,22 @@ llvm::Error CostModel::save(llvm::StringRef path) const {
   return llvm::Error::success();
 }
 
+Prediction CostModel::predictForSampling(const SequenceBatch &batch) {
+  Prediction prediction;
+  prediction.scores = predict(batch);
+  prediction.embeddingSize = kFeatureSize;
+  prediction.embeddings.assign(batch.count * kFeatureSize, 0.0f);
+  for (size_t i = 0; i < batch.count; ++i) {
+    unsigned length = std::max<unsigned>(1, batch.lengths[i]);
+    float *row = prediction.embeddings.data() + i * kFeatureSize;
+    const float *tokens = batch.tokens + i * batch.length * kFeatureSize;
+    for (unsigned t = 0; t < batch.lengths[i]; ++t)
+      for (size_t f = 0; f < kFeatureSize; ++f)
+        row[f] += tokens[t * kFeatureSize + f] / length;
+  }
+  return prediction;
+}
+
 std::string CostModel::defaultPath() {
   if (const char *path = std::getenv("TCL_COST_MODEL"))
     return path;
@@ -134,6 +151,8 @@ CostModel::load(llvm::StringRef path) {
   options.dState = object->getInteger("d_state").value_or(0);
   options.layers = object->getInteger("layers").value_or(0);
   options.hidden = object->getInteger("hidden").value_or(0);
+  // Models saved before dropout existed were trained without it.
+  options.dropout = object->getNumber("dropout").value_or(0);
   options.loss = object->getString("loss").value_or("lambdarank").str();
   options.learningRate = object->getNumber("learning_rate").value_or(1e-3);
   options.epochs = object->getInteger("epochs").value_or(0);

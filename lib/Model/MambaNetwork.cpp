@@ -429,8 +429,8 @@ class MambaNetwork : public ScoringNetworkImpl {
 public:
   explicit MambaNetwork(const NetworkConfig &config)
       : featureSize(config.featureSize),
-        embed(register_module("embed",
-                              nn::Linear(config.featureSize, config.dModel))),
+        embedIn(register_module("embed",
+                                nn::Linear(config.featureSize, config.dModel))),
         blocks(register_module("blocks", nn::ModuleList())),
         norm(register_module("norm", RmsNorm(config.dModel))),
         headHidden(register_module("head_hidden",
@@ -440,21 +440,23 @@ public:
       blocks->push_back(MambaBlock(config));
   }
 
+  const nn::Linear &readout() const override { return headOut; }
+
 protected:
-  torch::Tensor score(const torch::Tensor &tokens,
-                      const torch::Tensor &mask) override {
+  torch::Tensor represent(const torch::Tensor &tokens,
+                          const torch::Tensor &mask) override {
     torch::Tensor x =
-        linearForward(maskedTokens(tokens, mask, featureSize), embed);
+        linearForward(maskedTokens(tokens, mask, featureSize), embedIn);
     for (const std::shared_ptr<nn::Module> &block : *blocks)
       x = block->as<MambaBlock>()->forward(x);
     torch::Tensor pooled = maskedMeanPool(norm(x), mask);
-    return linearForward(F::silu(linearForward(pooled, headHidden)), headOut)
-        .squeeze(-1);
+    return F::silu(linearForward(pooled, headHidden));
   }
 
 private:
   int64_t featureSize;
-  nn::Linear embed;
+  /// Token features to the residual stream ("embed" in saved weights).
+  nn::Linear embedIn;
   nn::ModuleList blocks;
   RmsNorm norm;
   nn::Linear headHidden, headOut;

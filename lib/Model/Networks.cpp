@@ -10,6 +10,7 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
+#include <functional>
 
 using namespace tcl;
 
@@ -50,6 +51,11 @@ static llvm::Error validate(const NetworkConfig &config) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("{0} network: {1} must be positive", config.kind, bad));
+  if (!(config.dropout >= 0 && config.dropout < 1))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("{0} network: dropout {1} is not in [0, 1)", config.kind,
+                      config.dropout));
   if (config.kind == "attention" && config.dModel % config.heads != 0)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -66,11 +72,12 @@ tcl::createNetwork(const NetworkConfig &config) {
   // Valid sizes can still exhaust memory; report it instead of throwing
   // into a caller that may be built without exceptions.
   try {
-    if (config.kind == "mamba")
-      return createMambaNetwork(config);
-    if (config.kind == "tenset-mlp")
-      return createTenSetMlpNetwork(config);
-    return createAttentionNetwork(config);
+    std::shared_ptr<ScoringNetworkImpl> network =
+        config.kind == "mamba"        ? createMambaNetwork(config)
+        : config.kind == "tenset-mlp" ? createTenSetMlpNetwork(config)
+                                      : createAttentionNetwork(config);
+    network->dropout = config.dropout;
+    return network;
   } catch (const std::exception &exception) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -79,25 +86,56 @@ tcl::createNetwork(const NetworkConfig &config) {
   }
 }
 
-torch::Tensor ScoringNetworkImpl::forward(const torch::Tensor &tokens,
-                                          const torch::Tensor &mask) {
+torch::Tensor ScoringNetworkImpl::sliced(
+    const torch::Tensor &tokens, const torch::Tensor &mask,
+    const std::function<torch::Tensor(const torch::Tensor &,
+                                      const torch::Tensor &)> &body) {
   if (torch::GradMode::is_enabled() || !tokens.device().is_cpu() ||
       tokens.dim() != 3)
-    return score(tokens, mask);
+    return body(tokens, mask);
   keepFreedMemoryForReuse();
   int64_t batch = tokens.size(0);
   int64_t slice =
       std::max<int64_t>(1, kSliceTokens / std::max<int64_t>(1, tokens.size(1)));
   if (batch <= slice)
-    return score(tokens, mask);
-  torch::Tensor scores = torch::empty({batch}, tokens.options());
+    return body(tokens, mask);
+  torch::Tensor result;
   for (int64_t begin = 0; begin < batch; begin += slice) {
     int64_t size = std::min(slice, batch - begin);
-    scores.narrow(0, begin, size)
-        .copy_(
-            score(tokens.narrow(0, begin, size), mask.narrow(0, begin, size)));
+    torch::Tensor part =
+        body(tokens.narrow(0, begin, size), mask.narrow(0, begin, size));
+    if (!result.defined()) {
+      std::vector<int64_t> sizes(part.sizes().begin(), part.sizes().end());
+      sizes[0] = batch;
+      result = torch::empty(sizes, part.options());
+    }
+    result.narrow(0, begin, size).copy_(part);
   }
-  return scores;
+  return result;
+}
+
+torch::Tensor ScoringNetworkImpl::readoutOf(const torch::Tensor &representation) {
+  torch::Tensor x = representation;
+  if (is_training() && dropout > 0)
+    x = torch::nn::functional::dropout(
+        x, torch::nn::functional::DropoutFuncOptions().p(dropout).training(true));
+  return linearForward(x, readout()).squeeze(-1);
+}
+
+torch::Tensor ScoringNetworkImpl::forward(const torch::Tensor &tokens,
+                                          const torch::Tensor &mask) {
+  return sliced(tokens, mask,
+                [this](const torch::Tensor &t, const torch::Tensor &m) {
+                  return readoutOf(represent(t, m));
+                });
+}
+
+torch::Tensor ScoringNetworkImpl::embed(const torch::Tensor &tokens,
+                                        const torch::Tensor &mask) {
+  return sliced(tokens, mask,
+                [this](const torch::Tensor &t, const torch::Tensor &m) {
+                  return represent(t, m);
+                });
 }
 
 int64_t tcl::parameterCount(const torch::nn::Module &module) {

@@ -98,10 +98,54 @@ public:
   llvm::Expected<TrainingReport> train(const Dataset &trainSet,
                                        const Dataset &validation) override {
     try {
-      return trainOrThrow(trainSet, validation);
+      return trainOrThrow(trainSet, &validation, modelOptions.epochs);
     } catch (const c10::Error &error) {
       return makeError(std::string("training failed: ") + error.what_without_backtrace());
     }
+  }
+
+  llvm::Error update(const Dataset &data, unsigned epochs) override {
+    try {
+      trainOrThrow(data, /*validation=*/nullptr, epochs);
+      return llvm::Error::success();
+    } catch (const c10::Error &error) {
+      return makeError(std::string("updating the model failed: ") +
+                       error.what_without_backtrace());
+    }
+  }
+
+  /// Scores, their MC-dropout standard deviation and the representation.
+  /// The readout is linear, so the variance of a score under inverted
+  /// dropout with probability p on its input e is exact and needs no
+  /// sampling: p / (1 - p) * sum_j (w_j e_j)^2.
+  Prediction predictForSampling(const SequenceBatch &batch) override {
+    torch::set_num_threads(modelOptions.threads);
+    torch::InferenceMode inference;
+    network->eval();
+    Prediction prediction;
+    if (batch.count == 0)
+      return prediction;
+    torch::Tensor tokens = torch::from_blob(
+        const_cast<float *>(batch.tokens),
+        {static_cast<int64_t>(batch.count), batch.length,
+         static_cast<int64_t>(kFeatureSize)},
+        torch::kFloat);
+    torch::Tensor mask = maskOf(batch.lengths, batch.count, batch.length);
+    torch::Tensor embeddings = network->embed(tokens, mask).contiguous();
+    torch::Tensor scores = network->readoutOf(embeddings).contiguous();
+    double p = std::max(network->dropout, 0.05);
+    torch::Tensor weight = network->readout()->weight.view({1, -1});
+    torch::Tensor deviation =
+        ((embeddings * weight).pow(2).sum(1) * (p / (1 - p))).sqrt().contiguous();
+    auto copy = [](const torch::Tensor &tensor) {
+      const float *data = tensor.data_ptr<float>();
+      return std::vector<float>(data, data + tensor.numel());
+    };
+    prediction.scores = copy(scores);
+    prediction.uncertainty = copy(deviation);
+    prediction.embeddings = copy(embeddings);
+    prediction.embeddingSize = embeddings.size(1);
+    return prediction;
   }
 
   std::vector<float> predict(const SequenceBatch &batch) override {
@@ -153,13 +197,18 @@ protected:
   }
 
 private:
+  /// Trains for at most `epochs` epochs. With a validation set (an empty
+  /// one watches the training set), stops early and keeps the best epoch's
+  /// weights; without one (the online update), keeps the last.
   TrainingReport trainOrThrow(const Dataset &trainSet,
-                              const Dataset &validation) {
+                              const Dataset *validation, unsigned epochs) {
     auto start = std::chrono::steady_clock::now();
     torch::manual_seed(modelOptions.seed);
     torch::set_num_threads(modelOptions.threads);
     std::mt19937_64 random(modelOptions.seed);
-    trainedTargets = trainSet.targets;
+    for (const std::string &target : trainSet.targets)
+      if (!llvm::is_contained(trainedTargets, target))
+        trainedTargets.push_back(target);
     TrainingReport report;
     if (trainSet.groups.empty())
       return report;
@@ -177,7 +226,7 @@ private:
     double bestAccuracy = -1;
     std::vector<torch::Tensor> bestWeights;
     unsigned sinceBest = 0;
-    for (unsigned epoch = 1; epoch <= modelOptions.epochs; ++epoch) {
+    for (unsigned epoch = 1; epoch <= epochs; ++epoch) {
       network->train();
       double lossSum = 0;
       for (size_t batch = 0; batch < batchesPerEpoch; ++batch) {
@@ -208,7 +257,9 @@ private:
         lossSum += loss.item<double>();
       }
       report.epochs = epoch;
-      const Dataset &watch = validation.size() ? validation : trainSet;
+      if (!validation)
+        continue;
+      const Dataset &watch = validation->size() ? *validation : trainSet;
       double accuracy = pairwiseAccuracy(watch, predict(watch.all()));
       if (modelOptions.verbose)
         llvm::errs() << llvm::format("epoch %3u  loss %.5f  validation PCA %.4f\n",
@@ -224,7 +275,7 @@ private:
         break;
       }
     }
-    {
+    if (!bestWeights.empty()) {
       torch::NoGradGuard noGrad;
       for (auto [parameter, best] : llvm::zip(network->parameters(), bestWeights))
         parameter.copy_(best);
@@ -253,6 +304,7 @@ tcl::createNeuralModel(const ModelOptions &options) {
     config.layers = options.layers;
   if (options.hidden)
     config.hidden = options.hidden;
+  config.dropout = options.dropout;
   // The initial weights depend on the seed only.
   torch::manual_seed(options.seed);
   llvm::Expected<std::shared_ptr<ScoringNetworkImpl>> network =

@@ -31,8 +31,10 @@ public:
             register_module("l1", nn::Linear(config.hidden, config.hidden))),
         decoder(register_module("decoder", nn::Linear(config.hidden, 1))) {}
 
+  const nn::Linear &readout() const override { return decoder; }
+
 protected:
-  torch::Tensor score(const torch::Tensor &tokens,
+  torch::Tensor represent(const torch::Tensor &tokens,
                       const torch::Tensor &mask) override {
     torch::Tensor encoded =
         linearForward(maskedTokens(tokens, mask, featureSize), encoder0).relu();
@@ -40,8 +42,7 @@ protected:
     // Zeroed padding still encodes to ReLU(bias) terms: mask them out.
     torch::Tensor x = (encoded * mask.unsqueeze(-1)).sum(1);
     x = linearForward(x, residual0).relu() + x;
-    x = linearForward(x, residual1).relu() + x;
-    return linearForward(x, decoder).squeeze(-1);
+    return linearForward(x, residual1).relu() + x;
   }
 
 private:

@@ -65,6 +65,17 @@ public:
     return leaves;
   }
 
+  /// Ansor's online model: boosted trees do not continue training on new
+  /// data, so each update retrains on everything measured so far, for
+  /// `epochs` x 10 rounds.
+  llvm::Error update(const Dataset &data, unsigned epochs) override {
+    unsigned saved = modelOptions.epochs;
+    modelOptions.epochs = std::max(1u, epochs);
+    llvm::Expected<TrainingReport> report = train(data, Dataset());
+    modelOptions.epochs = saved;
+    return report.takeError();
+  }
+
   llvm::Expected<TrainingReport> train(const Dataset &trainSet,
                                        const Dataset &validation) override {
     auto start = std::chrono::steady_clock::now();

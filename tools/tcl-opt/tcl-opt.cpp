@@ -7,6 +7,7 @@
 
 #include "tcl/Passes/Passes.h"
 #include "tcl/Support/Version.h"
+#include "tcl/Tune/Tuner.h"
 
 #include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -16,6 +17,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   tcl::registerTclPasses();
   tcl::registerTclPipelines();
+  tcl::registerTclTunePasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -48,8 +51,8 @@ int main(int argc, char **argv) {
   std::vector<char *> args(argv, argv + argc);
   // The short form --tcl-apply-schedule=FILE of the pass option
   // --tcl-apply-schedule=schedule=FILE.
-  std::vector<std::string> rewritten;
-  rewritten.reserve(argc);
+  // A deque: growing it never moves the strings argv now points into.
+  std::deque<std::string> rewritten;
   for (char *&arg : args) {
     llvm::StringRef text(arg);
     for (llvm::StringRef prefix : {"--tcl-apply-schedule=", "-tcl-apply-schedule="})
@@ -58,6 +61,42 @@ int main(int argc, char **argv) {
                             text.drop_front(prefix.size()).str());
         arg = rewritten.back().data();
       }
+  }
+  // --tcl-export-schedules=FILE is the tcl-tune pass's export-schedules
+  // option, written as a flag of its own.
+  std::string exportPath;
+  llvm::erase_if(args, [&](char *arg) {
+    llvm::StringRef text(arg);
+    for (llvm::StringRef prefix :
+         {"--tcl-export-schedules=", "-tcl-export-schedules="})
+      if (text.starts_with(prefix)) {
+        exportPath = text.drop_front(prefix.size()).str();
+        return true;
+      }
+    return false;
+  });
+  if (!exportPath.empty()) {
+    bool attached = false;
+    for (char *&arg : args) {
+      llvm::StringRef text(arg);
+      for (llvm::StringRef prefix : {"--tcl-tune", "-tcl-tune"}) {
+        if (attached || !(text == prefix || text.starts_with(prefix.str() + "=")))
+          continue;
+        std::string options = text.drop_front(prefix.size()).ltrim('=').str();
+        if (llvm::StringRef(options).starts_with("\"") ||
+            llvm::StringRef(options).starts_with("'"))
+          options = options.substr(1, options.size() - 2);
+        rewritten.push_back(prefix.str() + "=" + options +
+                            (options.empty() ? "" : " ") +
+                            "export-schedules=" + exportPath);
+        arg = rewritten.back().data();
+        attached = true;
+      }
+    }
+    if (!attached) {
+      llvm::errs() << "tcl-opt: --tcl-export-schedules needs --tcl-tune\n";
+      return 1;
+    }
   }
   bool reportToStdout = false, hasOutput = false;
   for (llvm::StringRef arg : llvm::ArrayRef<char *>(args).drop_front()) {

@@ -65,6 +65,9 @@ static cl::opt<int64_t> layers("layers", cl::init(0),
                                cl::desc("Mamba blocks / attention layers (0: default)"));
 static cl::opt<int64_t> hidden("hidden", cl::init(0),
                                cl::desc("TenSet-MLP width (0: default)"));
+static cl::opt<double> dropout(
+    "dropout", cl::init(0.1),
+    cl::desc("Dropout on the representation the readout scores (networks)"));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of initialization, batches and split"),
                               cl::init(0));
 static cl::opt<unsigned> threads("num-threads", cl::desc("Threads for training and inference"),
@@ -161,6 +164,7 @@ int main(int argc, char **argv) {
     options.dState = dState;
     options.layers = layers;
     options.hidden = hidden;
+    options.dropout = dropout;
     options.seed = seed;
     options.threads = threads;
     options.verbose = verbose;

@@ -31,6 +31,11 @@ public:
 
   const Space &space() const { return taskSpace; }
   const ScheduleFeaturizer &featurizer() const { return scheduleFeaturizer; }
+  /// The parsed task module, its tasks annotated.
+  mlir::ModuleOp payload() const { return *payloadModule; }
+  /// The task's space: its template and a @__transform_main; `space()`'s
+  /// knobs are this script's, so `space().concretize` applies to a clone.
+  mlir::ModuleOp script() const { return *scriptModule; }
 
   /// Featurizes a schedule written as the database stores it; an error for
   /// a schedule that is not in the space.
@@ -38,12 +43,16 @@ public:
                         TokenSequence &sequence) const;
 
 private:
-  TaskFeaturizer(mlir::MLIRContext *context, Space space,
+  TaskFeaturizer(mlir::MLIRContext *context,
+                 mlir::OwningOpRef<mlir::ModuleOp> payload,
+                 mlir::OwningOpRef<mlir::ModuleOp> script, Space space,
                  ScheduleFeaturizer featurizer)
-      : context(context), taskSpace(std::move(space)),
+      : context(context), payloadModule(std::move(payload)),
+        scriptModule(std::move(script)), taskSpace(std::move(space)),
         scheduleFeaturizer(std::move(featurizer)) {}
 
   mlir::MLIRContext *context;
+  mlir::OwningOpRef<mlir::ModuleOp> payloadModule, scriptModule;
   Space taskSpace;
   ScheduleFeaturizer scheduleFeaturizer;
 };

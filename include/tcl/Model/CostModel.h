@@ -32,6 +32,8 @@ struct ModelOptions {
   std::string kind = "mamba";
   /// Network sizes (see Networks.h); 0 keeps the kind's default.
   int64_t dModel = 0, dState = 0, layers = 0, hidden = 0;
+  /// Dropout on the representation the readout scores, in training.
+  double dropout = 0.1;
   /// "lambdarank" (ranking within each task; TenSet's best) or "mse".
   std::string loss = "lambdarank";
   double learningRate = 1e-3;
@@ -52,6 +54,19 @@ struct TrainingReport {
   unsigned epochs = 0, bestEpoch = 0;
   double seconds = 0;
   double validationAccuracy = 0;
+};
+
+/// Scores with what the tuner's sampler needs beyond them.
+struct Prediction {
+  /// One per sequence, higher = faster.
+  std::vector<float> scores;
+  /// Per sequence, the standard deviation of its score under the model's
+  /// dropout (MC-dropout, in closed form); empty for models without one.
+  std::vector<float> uncertainty;
+  /// [count][embeddingSize], row-major: where the model places each
+  /// schedule; schedules the model sees as alike are close.
+  std::vector<float> embeddings;
+  size_t embeddingSize = 0;
 };
 
 class CostModel {
@@ -78,6 +93,15 @@ public:
                                                const Dataset &validation) = 0;
   /// One score per sequence of `batch`.
   virtual std::vector<float> predict(const SequenceBatch &batch) = 0;
+  /// Scores, uncertainties and embeddings. By default: `predict`, no
+  /// uncertainty, and the mean of each sequence's token features as its
+  /// embedding (for models without a representation of their own).
+  virtual Prediction predictForSampling(const SequenceBatch &batch);
+  /// Learns from `data` (say, what a tuning run has measured so far) for
+  /// `epochs` passes, starting from the current state and without early
+  /// stopping: the tuner's online update. Models that cannot continue
+  /// training (XGBoost) retrain on `data`.
+  virtual llvm::Error update(const Dataset &data, unsigned epochs) = 0;
   llvm::Error save(llvm::StringRef path) const;
 
 protected:

@@ -49,11 +49,18 @@ struct NetworkConfig {
   int64_t heads = 4;
   /// TenSet MLP hidden width (TenSet's default).
   int64_t hidden = 256;
+  /// Dropout on the representation the readout scores, in training. It is
+  /// also what makes the readout's MC-dropout variance (the tuner's
+  /// uncertainty) mean something: the network learned under that noise.
+  double dropout = 0.1;
 };
 
 /// A scoring network: forward(tokens [B, L, F], mask [B, L]) -> scores [B].
-/// Inputs that break the contract above throw c10::Error, like any other
-/// LibTorch module.
+/// Every network ends in the same way: a representation of the schedule,
+/// [B, E], and a linear readout of it. The representation is the cost
+/// model's embedding space, where the tuner's sampler measures how
+/// representative and how diverse candidates are. Inputs that break the
+/// contract above throw c10::Error, like any other LibTorch module.
 class ScoringNetworkImpl : public torch::nn::Module {
 public:
   /// Without autograd on the CPU, scores the batch in slices of about
@@ -63,13 +70,31 @@ public:
   /// search's batch of 4096. For the same reason it calls
   /// keepFreedMemoryForReuse (process-wide).
   torch::Tensor forward(const torch::Tensor &tokens, const torch::Tensor &mask);
+  /// The representation the readout scores, [B, E], sliced like forward.
+  torch::Tensor embed(const torch::Tensor &tokens, const torch::Tensor &mask);
+  /// Scores of representations `embed` returned: [B, E] -> [B]. In training
+  /// mode the representation first goes through dropout.
+  torch::Tensor readoutOf(const torch::Tensor &representation);
+  /// The readout layer, whose weights give the closed-form MC-dropout
+  /// variance of a score.
+  virtual const torch::nn::Linear &readout() const = 0;
 
   static constexpr int64_t kSliceTokens = 2560;
 
+  /// Dropout probability on the representation in training.
+  double dropout = 0;
+
 protected:
-  /// The network proper, on a whole batch or one slice of it.
-  virtual torch::Tensor score(const torch::Tensor &tokens,
-                              const torch::Tensor &mask) = 0;
+  /// The network up to its readout, on a whole batch or one slice of it.
+  virtual torch::Tensor represent(const torch::Tensor &tokens,
+                                  const torch::Tensor &mask) = 0;
+
+private:
+  /// `body` applied to the batch, in slices when inferring on the CPU.
+  torch::Tensor sliced(const torch::Tensor &tokens, const torch::Tensor &mask,
+                       const std::function<torch::Tensor(const torch::Tensor &,
+                                                         const torch::Tensor &)>
+                           &body);
 };
 
 /// Builds the network `config.kind` names, with freshly initialized weights

@@ -119,6 +119,9 @@ public:
                            llvm::StringRef fallback = "default");
 
   const EvaluationOptions &options() const { return opts; }
+  /// Moves later evaluations to `cores`: a tuner's worker process measures
+  /// on other cores than the evaluator was created for.
+  void setCores(std::vector<unsigned> cores) { opts.cores = std::move(cores); }
   /// FLOPs of one call of the entry function.
   double flops() const { return callFlops; }
 

@@ -1,0 +1,74 @@
+//===- Passes.td - The tuning pass -------------------------*- tablegen -*-===//
+//
+// Separate from tcl's other passes because it links the cost models
+// (LibTorch); tools that only schedule or lower need not.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_TUNE_PASSES_TD
+#define TCL_TUNE_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
+  let summary = "Tune every task of the module for a target and schedule it "
+                "with the best schedules found";
+  let description = [{
+    Extracts the module's tasks and tunes them (docs/tuning.md): rounds of
+    cost-model-guided evolutionary search, the RDU sampler, measurement in
+    isolated processes and an online update of the model, with the trial
+    budget shared among tasks by their share of the module's time. Every
+    measurement goes to the tuning database; running the same command again
+    resumes. Prints live progress and a summary table to stderr (unless
+    `quiet`). The module comes out with the best schedules applied, or
+    lowered to the LLVM dialect with `lower`; `export-schedules` writes them
+    as a Transform library that stock mlir-opt replays.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"x86_64:host:1t\"",
+           "Target string, e.g. x86_64:x86-64-v3:1t (docs/measurement.md)">,
+    Option<"trials", "trials", "unsigned", /*default=*/"1000",
+           "Candidates measured over all tasks (a resumed run counts what "
+           "the database holds)">,
+    Option<"batchSize", "batch", "unsigned", /*default=*/"16",
+           "Candidates measured per round">,
+    Option<"database", "db", "std::string", /*default=*/"\"tcl-tuning.db\"",
+           "Tuning database (SQLite; created if missing)">,
+    Option<"model", "model", "std::string", /*default=*/"\"\"",
+           "Cost model file (default: the shipped pre-trained model), or a "
+           "model kind to start untrained (mamba, tenset-mlp, attention, "
+           "xgboost, random)">,
+    Option<"sampler", "sampler", "std::string", /*default=*/"\"rdu\"",
+           "rdu (representativeness, diversity, uncertainty) or topk (the "
+           "model's best-scored candidates)">,
+    Option<"representativeness", "rdu-r", "double", /*default=*/"1.0",
+           "Weight of representativeness in the RDU sampler (0: off)">,
+    Option<"diversity", "rdu-d", "double", /*default=*/"1.0",
+           "Weight of diversity in the RDU sampler (0: off)">,
+    Option<"uncertainty", "rdu-u", "double", /*default=*/"1.0",
+           "Weight of uncertainty in the RDU sampler (0: off)">,
+    Option<"updateSteps", "update-steps", "unsigned", /*default=*/"20",
+           "Gradient steps of the model's online update per round (0: none)">,
+    Option<"workers", "workers", "unsigned", /*default=*/"1",
+           "Processes building candidates at once">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"0", "Seed of the search">,
+    Option<"minFlops", "min-flops", "double", /*default=*/"1e5",
+           "Tasks with fewer FLOPs are not tuned">,
+    Option<"onednn", "onednn", "std::string", /*default=*/"\"auto\"",
+           "tcl-onednn for oneDNN's per-task times ('auto': beside tcl-opt; "
+           "'': none)">,
+    Option<"network", "network", "std::string", /*default=*/"\"model\"",
+           "Network name stored with the tasks in the database">,
+    Option<"exportSchedules", "export-schedules", "std::string",
+           /*default=*/"\"\"",
+           "Write the best schedules as a Transform library to this file">,
+    Option<"endToEnd", "end-to-end", "bool", /*default=*/"false",
+           "Measure the whole module, tuned and default, at the end">,
+    Option<"lower", "lower", "bool", /*default=*/"false",
+           "Lower the tuned module to the LLVM dialect">,
+    Option<"quiet", "quiet", "bool", /*default=*/"false",
+           "No progress and no summary">,
+  ];
+}
+
+#endif // TCL_TUNE_PASSES_TD

@@ -1,0 +1,100 @@
+//===- RduSampler.h - Picking the candidates worth measuring ----*- C++ -*-===//
+//
+// The RDU sampler (TCL, arXiv 2604.12891) picks the few candidates of a pool
+// whose measurements teach the cost model most, by three scores computed in
+// the cost model's embedding space:
+//
+// - Representativeness: k-means over the pool; a candidate near the centre
+//   of a populous cluster stands for many others (a candidate far from every
+//   centre is an outlier whose measurement says little about the rest).
+// - Diversity: distance to the nearest candidate already measured or already
+//   picked in this batch (greedy k-center), so a batch does not spend its
+//   budget on near-duplicates.
+// - Uncertainty: the spread of the model's predictions (MC-dropout), which
+//   marks what the model does not know yet.
+//
+// Each score is normalized to [0, 1] over the pool and the three are combined
+// with weights; a weight of 0 switches a score off (the ablation). Picking is
+// greedy: after each pick, diversity is updated against the picked point.
+//
+// The same sampler serves the tuner (a batch of ~tens from the search's
+// candidates) and dataset collection in pool mode (~10% of a pool).
+//
+// Plain C++ on float arrays: no LibTorch or MLIR, so it is cheap to test and
+// to reuse.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_TUNE_RDUSAMPLER_H
+#define TCL_TUNE_RDUSAMPLER_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tcl {
+
+/// Points as a row-major [count][dim] matrix of floats (a view).
+struct EmbeddingMatrix {
+  const float *data = nullptr;
+  size_t count = 0;
+  size_t dim = 0;
+
+  const float *row(size_t i) const { return data + i * dim; }
+};
+
+struct RduOptions {
+  /// Weights of the three scores; 0 switches one off. All zero picks
+  /// uniformly at random (seeded): the "random" baseline of the ablation.
+  double representativeness = 1.0;
+  double diversity = 1.0;
+  double uncertainty = 1.0;
+  /// Clusters for representativeness; 0 means as many as candidates picked
+  /// (capped at the pool size).
+  unsigned clusters = 0;
+  /// Lloyd iterations of k-means (k-means++ seeding).
+  unsigned kmeansIterations = 20;
+  uint64_t seed = 0;
+};
+
+/// What the sampler knows about a pool.
+struct RduPool {
+  /// Embeddings of the candidates, [N][D].
+  EmbeddingMatrix candidates;
+  /// Uncertainty per candidate (N values, e.g. the standard deviation of
+  /// MC-dropout scores); empty when the model gives none (the uncertainty
+  /// term is then off).
+  llvm::ArrayRef<float> uncertainty;
+  /// Embeddings of what is already measured, [M][D] (M may be 0); same D.
+  EmbeddingMatrix measured;
+};
+
+/// The scores behind a pick, for reports and tests: per candidate, each in
+/// [0, 1] (all zeros for a term that is switched off).
+struct RduScores {
+  std::vector<float> representativeness, diversity, uncertainty;
+};
+
+/// Indices of `count` distinct candidates of `pool` (all of them when the
+/// pool is smaller), in the order picked. Deterministic for a seed.
+/// `scores`, when given, receives the scores at the start of the pick.
+std::vector<size_t> selectRdu(const RduPool &pool, size_t count,
+                              const RduOptions &options,
+                              RduScores *scores = nullptr);
+
+/// k-means++ then Lloyd: cluster index per point and the centres,
+/// [k][dim] row-major. Deterministic for a seed; k is capped at the number
+/// of points.
+struct KMeansResult {
+  std::vector<unsigned> assignment;
+  std::vector<float> centres;
+  unsigned k = 0;
+};
+KMeansResult kmeans(const EmbeddingMatrix &points, unsigned k,
+                    unsigned iterations, uint64_t seed);
+
+} // namespace tcl
+
+#endif // TCL_TUNE_RDUSAMPLER_H

@@ -1,0 +1,131 @@
+//===- Tuner.h - Tuning a model's tasks in-process --------------*- C++ -*-===//
+//
+// The embedding API: an MLIR-based tool tunes a ModuleOp of
+// linalg-on-tensors with `tuneModule`, or adds the `tcl-tune` pass
+// (registerTclTunePasses) to its pipeline.
+//
+// Tuning runs in rounds. The task scheduler picks a task; evolutionary
+// search proposes candidates scored by the cost model; the sampler (RDU,
+// or the model's top-k for the comparators) picks a batch; the batch is
+// built and measured in isolated processes and every outcome is stored in
+// the tuning database; the cost model is updated on what this run measured.
+// A run stopped at any point resumes from the database: rerunning it
+// continues where it was, and a record once committed is never lost.
+//
+//   #include "tcl/Tune/Tuner.h"
+//   tcl::TuneOptions options;
+//   options.target = "x86_64:host:1t";
+//   options.trials = 500;
+//   options.database = "tuning.db";
+//   llvm::Expected<tcl::TuneResult> result =
+//       tcl::tuneModule(module, options, llvm::errs());
+//   if (!result) ... llvm::toString(result.takeError()) ...
+//   // result->schedule: a Transform library; tcl::applySchedule(module,
+//   // *result->schedule) schedules the module with it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_TUNE_TUNER_H
+#define TCL_TUNE_TUNER_H
+
+#include "tcl/Run/Candidate.h"
+#include "tcl/Tune/Evolution.h"
+#include "tcl/Tune/RduSampler.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcl {
+
+struct TuneOptions {
+  /// A target string (docs/measurement.md), e.g. "x86_64:x86-64-v3:1t".
+  std::string target = "x86_64:host:1t";
+  /// Candidates measured over all tasks, counting those a previous run of
+  /// the same tuning stored in the database.
+  unsigned trials = 1000;
+  /// Candidates measured per round.
+  unsigned batchSize = 16;
+  /// The tuning database (SQLite); created if missing.
+  std::string database = "tcl-tuning.db";
+  /// A cost model file; empty: CostModel::defaultPath(). A model kind
+  /// ("mamba", "xgboost", "random", ...) instead of a path starts that
+  /// kind untrained.
+  std::string model;
+  /// "rdu": the RDU sampler picks each batch from the search's candidates;
+  /// "topk": the model's best-scored candidates (TenSet's and Ansor's way).
+  std::string sampler = "rdu";
+  RduOptions rdu;
+  EvolutionOptions evolution;
+  /// The search hands the sampler batchSize x poolFactor candidates.
+  unsigned poolFactor = 8;
+  /// Share of each batch drawn uniformly from the space (Ansor's
+  /// epsilon-greedy), so a wrong model cannot starve the search.
+  double randomShare = 0.1;
+  /// Gradient steps of the online update after each round (0: no update).
+  unsigned updateSteps = 20;
+  /// Processes building candidates at once (timings never overlap).
+  unsigned workers = 1;
+  uint64_t seed = 0;
+  /// Tasks with fewer FLOPs are not tuned (their time is call overhead).
+  double minTaskFlops = 1e5;
+  /// tcl-onednn, to measure oneDNN's time per task for the reports; empty:
+  /// no oneDNN figures.
+  std::string onednnTool;
+  /// Network name stored with the tasks in the database.
+  std::string network = "model";
+  /// Measure the whole module, tuned and with the default schedule, at the
+  /// end.
+  bool endToEnd = false;
+  /// Live progress and the summary table on the log stream.
+  bool progress = true;
+  /// How candidates are checked and timed (target fields are set from
+  /// `target`).
+  EvaluationOptions evaluation;
+};
+
+/// What tuning found for one task.
+struct TunedTask {
+  std::string key, kind;
+  /// Occurrences in the module.
+  double weight = 0;
+  double flops = 0;
+  unsigned trials = 0;
+  /// The best schedule, as "knob=value,..."; empty if nothing ran correctly.
+  std::string bestAssignment;
+  std::optional<double> bestSeconds, defaultSeconds, onednnSeconds;
+};
+
+struct TuneResult {
+  std::vector<TunedTask> tasks;
+  /// The best schedules as one Transform library: a named sequence per
+  /// tuned task and a @__transform_main that includes them. Stock
+  /// `mlir-opt -transform-preload-library -transform-interpreter` applies it
+  /// to the module (whose tasks tcl annotated, see applySchedule).
+  mlir::OwningOpRef<mlir::ModuleOp> schedule;
+  /// Candidates measured by this run, and its wall time.
+  unsigned measured = 0;
+  double seconds = 0;
+  /// Whole-module latencies (endToEnd): tuned, default schedule, and the sum
+  /// over tasks of occurrences x oneDNN's time.
+  std::optional<double> tunedSeconds, defaultSeconds, onednnSumSeconds;
+};
+
+/// Tunes the tasks of `module` (which is not modified). Errors name what
+/// went wrong: a bad target, an unreadable database or model, a module
+/// without tunable ops.
+llvm::Expected<TuneResult> tuneModule(mlir::ModuleOp module,
+                                      const TuneOptions &options,
+                                      llvm::raw_ostream &log);
+
+/// Registers the `tcl-tune` pass with MLIR's pass registry.
+void registerTclTunePasses();
+
+} // namespace tcl
+
+#endif // TCL_TUNE_TUNER_H

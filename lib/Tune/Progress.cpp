@@ -1,0 +1,110 @@
+//===- Progress.cpp - What the tuner prints while it works ----------------===//
+
+#include "Progress.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tcl;
+
+static std::string formatSeconds(std::optional<double> seconds) {
+  if (!seconds)
+    return "-";
+  if (*seconds >= 1)
+    return llvm::formatv("{0:F2} s", *seconds);
+  if (*seconds >= 1e-3)
+    return llvm::formatv("{0:F3} ms", *seconds * 1e3);
+  return llvm::formatv("{0:F1} us", *seconds * 1e6);
+}
+
+static std::string formatDuration(double seconds) {
+  if (!(seconds >= 0) || seconds > 1e7)
+    return "?";
+  int64_t total = static_cast<int64_t>(seconds);
+  if (total >= 3600)
+    return llvm::formatv("{0}h{1:2}m", total / 3600, (total % 3600) / 60);
+  return llvm::formatv("{0}m{1:2}s", total / 60, total % 60);
+}
+
+/// "2.10x" when both are known: how many times faster `best` is.
+static std::string speedup(std::optional<double> reference,
+                           std::optional<double> best) {
+  if (!reference || !best || *best <= 0)
+    return "-";
+  return llvm::formatv("{0:F2}x", *reference / *best);
+}
+
+static std::string gflops(const TunedTask &task) {
+  if (!task.bestSeconds || *task.bestSeconds <= 0)
+    return "-";
+  return llvm::formatv("{0:F1}", task.flops / *task.bestSeconds * 1e-9);
+}
+
+void tcl::printRound(llvm::raw_ostream &os, const RoundReport &report) {
+  const TunedTask &task = *report.task;
+  double rate = report.elapsedSeconds > 0
+                    ? report.measuredThisRun / report.elapsedSeconds
+                    : 0;
+  unsigned left = report.trialsWanted > report.trialsDone
+                      ? report.trialsWanted - report.trialsDone
+                      : 0;
+  os << llvm::formatv(
+      "[{0,3}/{1}] {2,-18} {3}  trials {4,4}  best {5,10}  {6,7} GFLOP/s  "
+      "{7,6} default  {8,6} oneDNN | {9}/{10} trials  model {11}  {12:F2}/s  "
+      "ETA {13}\n",
+      report.taskIndex + 1, report.taskCount, task.kind,
+      llvm::StringRef(task.key).take_front(8), task.trials,
+      formatSeconds(task.bestSeconds), gflops(task),
+      speedup(task.defaultSeconds, task.bestSeconds),
+      speedup(task.onednnSeconds, task.bestSeconds), report.trialsDone,
+      report.trialsWanted, formatSeconds(report.estimatedSeconds), rate,
+      rate > 0 ? formatDuration(left / rate) : std::string("?"));
+  os.flush();
+}
+
+void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
+  os << llvm::formatv("\n{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
+                      "{7,11} {8,8} {9,8}\n",
+                      "kind", "task", "count", "trials", "best", "GFLOP/s",
+                      "default", "oneDNN", "vs dflt", "vs dnnl");
+  double tuned = 0, defaults = 0, onednn = 0;
+  bool allTuned = true, allDefaults = true, allOnednn = true;
+  for (const TunedTask &task : result.tasks) {
+    os << llvm::formatv("{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
+                        "{7,11} {8,8} {9,8}\n",
+                        task.kind, task.key, static_cast<int64_t>(task.weight),
+                        task.trials,
+                        formatSeconds(task.bestSeconds), gflops(task),
+                        formatSeconds(task.defaultSeconds),
+                        formatSeconds(task.onednnSeconds),
+                        speedup(task.defaultSeconds, task.bestSeconds),
+                        speedup(task.onednnSeconds, task.bestSeconds));
+    auto add = [&](std::optional<double> seconds, double &sum, bool &all) {
+      if (seconds)
+        sum += task.weight * *seconds;
+      else
+        all = false;
+    };
+    add(task.bestSeconds, tuned, allTuned);
+    add(task.defaultSeconds, defaults, allDefaults);
+    add(task.onednnSeconds, onednn, allOnednn);
+  }
+  os << llvm::formatv("\ntuned tasks, sum of count x latency: {0} tuned, {1} "
+                      "default schedule ({2}), {3} oneDNN ({4}){5}\n",
+                      formatSeconds(tuned), formatSeconds(defaults),
+                      speedup(defaults, tuned), formatSeconds(onednn),
+                      speedup(onednn, tuned),
+                      allTuned && allDefaults && allOnednn
+                          ? ""
+                          : " (tasks without a figure are left out)");
+  if (result.tunedSeconds || result.defaultSeconds)
+    os << llvm::formatv("end to end (whole module, measured): {0} tuned, {1} "
+                        "default schedule ({2}); oneDNN per-op sum {3}\n",
+                        formatSeconds(result.tunedSeconds),
+                        formatSeconds(result.defaultSeconds),
+                        speedup(result.defaultSeconds, result.tunedSeconds),
+                        formatSeconds(result.onednnSumSeconds));
+  os << llvm::formatv("{0} candidates measured in {1}\n", result.measured,
+                      formatDuration(result.seconds));
+  os.flush();
+}

@@ -1,0 +1,634 @@
+//===- Tuner.cpp - Cost-model-guided tuning of a model's tasks ------------===//
+//
+// The loop of tuneModule: the task scheduler picks a task; evolutionary
+// search proposes candidates scored by the cost model; the sampler picks a
+// batch; the batch is measured in isolated processes and stored; the model
+// learns from everything measured so far. Everything the tuner knows is in
+// the database, so a rerun resumes where the last run stopped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/Tune/Tuner.h"
+
+#include "Progress.h"
+#include "TuningTask.h"
+
+#include "tcl/DB/TuningDatabase.h"
+#include "tcl/Measure/Baseline.h"
+#include "tcl/Measure/Record.h"
+#include "tcl/Measure/TaskList.h"
+#include "tcl/Model/CostModel.h"
+#include "tcl/Run/CoreLock.h"
+#include "tcl/Space/CpuSpace.h"
+#include "tcl/Support/Context.h"
+#include "tcl/Target/Machine.h"
+#include "tcl/Target/TargetSpec.h"
+#include "tcl/Tune/TaskScheduler.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace tcl;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Baselines the tuner stores beside oneDNN's: the default schedule's time.
+static constexpr llvm::StringLiteral kDefaultLibrary = "tcl-default";
+
+namespace {
+
+class Tuner {
+public:
+  Tuner(const TuneOptions &options, llvm::raw_ostream &log)
+      : options(options), log(log), machine(currentMachine()),
+        allowed(allowedCores()) {}
+
+  llvm::Expected<TuneResult> run(ModuleOp module);
+
+private:
+  llvm::Error setUp(ModuleOp module);
+  llvm::Error loadModel();
+  /// The default schedule's and oneDNN's times stored for the tasks.
+  llvm::Error readBaselines();
+  /// Those `task` lacks, measured and stored: once per target and machine.
+  llvm::Error measureBaselines(TuningTask &task);
+  /// One round of `task`: search, sample, measure. Returns how many
+  /// candidates were measured (0: the space is exhausted).
+  llvm::Expected<unsigned> round(TuningTask &task, unsigned budget);
+  /// The batch to measure: the sampler's picks from the search's pool plus
+  /// a random share.
+  std::vector<Assignment> pickBatch(TuningTask &task, unsigned count);
+  /// Measures `batch`, stores every outcome, and adds it to `task`.
+  llvm::Error measure(TuningTask &task, llvm::ArrayRef<Assignment> batch);
+  /// Measures every `workers`-th schedule of `batch` from `worker` on.
+  llvm::Error measureHere(TuningTask &task, llvm::ArrayRef<Assignment> batch,
+                          unsigned worker, unsigned workers,
+                          TuningDatabase &into);
+  /// The online update on everything measured for the tuned tasks.
+  llvm::Error updateModel();
+  /// The best schedules of the module as one Transform library.
+  llvm::FailureOr<OwningOpRef<ModuleOp>> scheduleLibrary(ModuleOp module,
+                                                         TuneResult &result);
+  llvm::Error measureEndToEnd(ModuleOp module, TuneResult &result);
+  TunedTask summarize(const TuningTask &task) const;
+  EvaluationOptions evaluationFor(unsigned worker) const;
+
+  const TuneOptions &options;
+  llvm::raw_ostream &log;
+  MachineInfo machine;
+  llvm::SmallVector<unsigned> allowed;
+  TargetSpec spec;
+  std::optional<CpuTarget> target;
+  std::string targetName;
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<TuningDatabase> db;
+  std::unique_ptr<CostModel> model;
+  std::vector<std::unique_ptr<TuningTask>> tasks;
+  std::mt19937_64 random;
+  unsigned measuredThisRun = 0;
+};
+
+} // namespace
+
+EvaluationOptions Tuner::evaluationFor(unsigned worker) const {
+  EvaluationOptions evaluation = options.evaluation;
+  evaluation.cpu = spec.cpu;
+  evaluation.features = spec.features;
+  evaluation.threads = spec.threads;
+  evaluation.check = true;
+  evaluation.cores.clear();
+  for (unsigned i = 0; i < std::min<size_t>(spec.threads, allowed.size()); ++i)
+    evaluation.cores.push_back(allowed[(worker * spec.threads + i) % allowed.size()]);
+  return evaluation;
+}
+
+llvm::Error Tuner::loadModel() {
+  std::string path = options.model.empty() ? CostModel::defaultPath()
+                                           : options.model;
+  if (llvm::is_contained(costModelKinds(), path)) {
+    ModelOptions modelOptions;
+    modelOptions.kind = path;
+    modelOptions.seed = options.seed;
+    modelOptions.threads = std::max<unsigned>(1, allowed.size());
+    auto created = CostModel::create(modelOptions);
+    if (!created)
+      return created.takeError();
+    model = std::move(*created);
+    return llvm::Error::success();
+  }
+  auto loaded = CostModel::load(path);
+  if (!loaded)
+    return loaded.takeError();
+  model = std::move(*loaded);
+  return llvm::Error::success();
+}
+
+llvm::Error Tuner::setUp(ModuleOp module) {
+  llvm::Expected<TargetSpec> parsed = TargetSpec::parse(options.target);
+  if (!parsed)
+    return parsed.takeError();
+  spec = *parsed;
+  targetName = spec.name();
+  llvm::Expected<CpuTarget> resolved = spec.resolve();
+  if (!resolved)
+    return resolved.takeError();
+  target = *resolved;
+  if (options.batchSize == 0)
+    return makeError("the batch size must be at least 1");
+  if (options.sampler != "rdu" && options.sampler != "topk")
+    return makeError("unknown sampler '" + options.sampler +
+                     "' (expected rdu or topk)");
+
+  TaskList list;
+  llvm::Expected<unsigned> skipped =
+      list.add(module, options.network, options.minTaskFlops);
+  if (!skipped)
+    return skipped.takeError();
+  if (list.tasks().empty())
+    return makeError("the module has no tunable linalg op (with at least " +
+                     llvm::formatv("{0}", options.minTaskFlops) + " FLOPs)");
+
+  auto opened = TuningDatabase::open(options.database);
+  if (!opened)
+    return opened.takeError();
+  db = std::move(*opened);
+  if (llvm::Error error = storeTasks(*db, list.tasks()))
+    return error;
+  if (llvm::Error error =
+          db->addTarget({targetName, spec.cpu, spec.features, spec.threads}))
+    return error;
+  if (llvm::Error error = loadModel())
+    return error;
+
+  context = createContext();
+  for (const OutlinedTask &outlined : list.tasks()) {
+    auto featurizer =
+        TaskFeaturizer::create(*context, outlined.payload, outlined.key, *target);
+    if (!featurizer)
+      return featurizer.takeError();
+    double weight = outlined.occurrencesByNetwork.at(options.network);
+    auto task = std::make_unique<TuningTask>(outlined, weight,
+                                             std::move(*featurizer));
+    // Resume: what this target and machine measured before counts.
+    auto records = db->records(outlined.key);
+    if (!records)
+      return records.takeError();
+    for (const RecordRow &record : *records)
+      if (record.target == targetName &&
+          record.machine.label() == machine.label())
+        task->addRecord(record);
+    tasks.push_back(std::move(task));
+  }
+  return readBaselines();
+}
+
+llvm::Error Tuner::readBaselines() {
+  auto rows = db->baselines();
+  if (!rows)
+    return rows.takeError();
+  std::map<std::string, TuningTask *> byKey;
+  for (const std::unique_ptr<TuningTask> &task : tasks)
+    byKey[task->info.key] = task.get();
+  for (const BaselineRow &row : *rows) {
+    auto it = byKey.find(row.taskKey);
+    if (it == byKey.end() || row.target != targetName ||
+        row.machine.label() != machine.label())
+      continue;
+    std::optional<double> seconds =
+        row.status == "ok" ? row.medianSeconds : std::nullopt;
+    if (row.library == kDefaultLibrary) {
+      it->second->defaultMeasured = true;
+      it->second->defaultSeconds = seconds;
+    } else if (row.library == "onednn") {
+      it->second->onednnMeasured = true;
+      it->second->onednnSeconds = seconds;
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Tuner::measureBaselines(TuningTask &task) {
+  if (!task.defaultMeasured) {
+    CandidateResult result =
+        task.evaluator->evaluate(ModuleOp(), /*fallback=*/"default");
+    BaselineRow row;
+    row.taskKey = task.info.key;
+    row.target = targetName;
+    row.machine = machine;
+    row.library = kDefaultLibrary.str();
+    row.primitive = "default schedule";
+    row.status = result.ok ? "ok" : "failed";
+    if (result.ok) {
+      row.medianSeconds = result.timing.median;
+      row.minSeconds = result.timing.min;
+      row.spread = result.timing.relativeSpread;
+      task.defaultSeconds = result.timing.median;
+    }
+    row.samples = result.timing.samples.size();
+    row.error = result.failure;
+    row.createdAt = std::time(nullptr);
+    if (llvm::Error error = db->addBaseline(row))
+      return error;
+    task.defaultMeasured = true;
+  }
+  std::optional<TaskKind> kind = symbolizeTaskKind(task.info.kind);
+  if (!task.onednnMeasured && !options.onednnTool.empty() && kind &&
+      hasOnednnBaseline(*kind)) {
+    BaselineRow row = measureOnednnBaseline(options.onednnTool,
+                                            task.info.payload, *target,
+                                            evaluationFor(0).cores);
+    row.taskKey = task.info.key;
+    row.target = targetName;
+    row.machine = machine;
+    if (row.status == "ok")
+      task.onednnSeconds = row.medianSeconds;
+    if (llvm::Error error = db->addBaseline(row))
+      return error;
+    task.onednnMeasured = true;
+  }
+  return llvm::Error::success();
+}
+
+std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count) {
+  const Space &space = task.space();
+  std::set<std::string> chosen;
+  std::vector<Assignment> batch;
+  auto take = [&](const Assignment &assignment) {
+    std::string text = space.format(assignment);
+    if (task.measured.count(text) || !chosen.insert(text).second)
+      return false;
+    batch.push_back(assignment);
+    return true;
+  };
+
+  unsigned randomCount =
+      std::min<unsigned>(count, std::lround(count * options.randomShare));
+  unsigned modelCount = count - randomCount;
+  auto score = [&](llvm::ArrayRef<Assignment> schedules) {
+    return model->predict(task.featurize(schedules).view());
+  };
+  std::vector<ScoredSchedule> pool =
+      evolve(space, task.bestAssignments(16), score, task.measured,
+             std::max(modelCount, modelCount * options.poolFactor),
+             options.evolution, random);
+
+  if (options.sampler == "topk" || pool.size() <= modelCount) {
+    for (const ScoredSchedule &candidate : pool) {
+      if (batch.size() == modelCount)
+        break;
+      take(candidate.assignment);
+    }
+  } else {
+    std::vector<Assignment> candidates;
+    for (const ScoredSchedule &candidate : pool)
+      candidates.push_back(candidate.assignment);
+    Prediction pooled =
+        model->predictForSampling(task.featurize(candidates).view());
+    // Diversity is measured against what this task already has.
+    std::vector<Assignment> measured = task.bestAssignments(256);
+    Prediction known = measured.empty()
+                           ? Prediction()
+                           : model->predictForSampling(
+                                 task.featurize(measured).view());
+    RduPool rduPool;
+    rduPool.candidates = {pooled.embeddings.data(), candidates.size(),
+                          pooled.embeddingSize};
+    rduPool.uncertainty = pooled.uncertainty;
+    rduPool.measured = {known.embeddings.data(), measured.size(),
+                        known.embeddingSize};
+    RduOptions rdu = options.rdu;
+    rdu.seed = random();
+    for (size_t index : selectRdu(rduPool, modelCount, rdu))
+      take(candidates[index]);
+  }
+  // The random share, and whatever the pool could not fill.
+  for (unsigned attempt = 0; batch.size() < count && attempt < 64 * count;
+       ++attempt) {
+    std::optional<Assignment> draw = space.sample(random());
+    if (!draw)
+      break;
+    take(*draw);
+  }
+  return batch;
+}
+
+llvm::Error Tuner::measureHere(TuningTask &task,
+                               llvm::ArrayRef<Assignment> batch,
+                               unsigned worker, unsigned workers,
+                               TuningDatabase &into) {
+  CandidateEvaluator &evaluator = *task.evaluator;
+  for (size_t index = worker; index < batch.size(); index += workers) {
+    OwningOpRef<ModuleOp> schedule = task.featurizer->script().clone();
+    task.space().concretize(*schedule, batch[index]);
+    CandidateResult result = evaluator.evaluate(*schedule);
+    RecordRow record =
+        makeRecord(task.info.key, targetName, machine,
+                   task.space().format(batch[index]), *schedule, result);
+    if (llvm::Error error = into.addRecord(record))
+      return error;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Tuner::measure(TuningTask &task, llvm::ArrayRef<Assignment> batch) {
+  llvm::Expected<int64_t> before = db->lastRecordId();
+  if (!before)
+    return before.takeError();
+  unsigned workers = std::max(1u, std::min<unsigned>(options.workers, batch.size()));
+  if (workers == 1) {
+    if (llvm::Error error = measureHere(task, batch, 0, 1, *db))
+      return error;
+  } else {
+    // Workers are processes: they build at once, and the core and machine
+    // locks keep their timings apart. Each stores its records; the tuner
+    // reads them back below.
+    std::vector<pid_t> children;
+    for (unsigned worker = 0; worker < workers; ++worker) {
+      pid_t child = fork();
+      if (child < 0)
+        return makeError("cannot fork a measuring worker");
+      if (child == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        task.evaluator->setCores(evaluationFor(worker).cores);
+        auto own = TuningDatabase::open(options.database);
+        llvm::Error error = own ? measureHere(task, batch, worker, workers, **own)
+                                : own.takeError();
+        if (error) {
+          llvm::errs() << "tcl-tune: worker " << worker << ": "
+                       << llvm::toString(std::move(error)) << "\n";
+          llvm::errs().flush();
+          _exit(1);
+        }
+        _exit(0);
+      }
+      children.push_back(child);
+    }
+    bool failedWorker = false;
+    for (pid_t child : children) {
+      int status = 0;
+      waitpid(child, &status, 0);
+      failedWorker |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    }
+    if (failedWorker)
+      return makeError("a measuring worker failed (see above); what it "
+                       "measured is kept");
+  }
+  auto records = db->records(task.info.key);
+  if (!records)
+    return records.takeError();
+  std::set<std::string> wanted;
+  for (const Assignment &assignment : batch)
+    wanted.insert(task.space().format(assignment));
+  for (const RecordRow &record : *records)
+    if (record.target == targetName && wanted.count(record.assignment) &&
+        record.machine.label() == machine.label() &&
+        !task.measured.count(record.assignment)) {
+      task.addRecord(record);
+      ++measuredThisRun;
+    }
+  return llvm::Error::success();
+}
+
+llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
+  if (!task.evaluator) {
+    auto evaluator =
+        CandidateEvaluator::create(task.featurizer->payload(), evaluationFor(0));
+    if (failed(evaluator))
+      return makeError("task " + task.info.key +
+                       ": cannot compute its reference outputs");
+    task.evaluator = std::move(*evaluator);
+    if (llvm::Error error = measureBaselines(task))
+      return std::move(error);
+  }
+  std::vector<Assignment> batch =
+      pickBatch(task, std::min(budget, options.batchSize));
+  if (batch.empty()) {
+    task.exhausted = true;
+    return 0;
+  }
+  size_t before = task.measured.size();
+  if (llvm::Error error = measure(task, batch))
+    return std::move(error);
+  return static_cast<unsigned>(task.measured.size() - before);
+}
+
+llvm::Error Tuner::updateModel() {
+  if (options.updateSteps == 0)
+    return llvm::Error::success();
+  Dataset data;
+  for (const std::unique_ptr<TuningTask> &task : tasks)
+    task->appendTo(data, targetName);
+  if (data.groups.empty())
+    return llvm::Error::success();
+  const ModelOptions &modelOptions = model->options();
+  size_t perBatch = std::max(1u, modelOptions.groupsPerBatch) *
+                    std::max(2u, modelOptions.samplesPerGroup);
+  size_t batchesPerEpoch = std::max<size_t>(1, data.size() / perBatch);
+  unsigned epochs = static_cast<unsigned>(
+      (options.updateSteps + batchesPerEpoch - 1) / batchesPerEpoch);
+  return model->update(data, epochs);
+}
+
+TunedTask Tuner::summarize(const TuningTask &task) const {
+  TunedTask tuned;
+  tuned.key = task.info.key;
+  tuned.kind = task.info.kind;
+  tuned.weight = task.weight;
+  tuned.flops = task.info.flops;
+  tuned.trials = task.measured.size();
+  if (auto best = task.best()) {
+    tuned.bestAssignment = best->first;
+    tuned.bestSeconds = best->second;
+  }
+  tuned.defaultSeconds = task.defaultSeconds;
+  tuned.onednnSeconds = task.onednnSeconds;
+  return tuned;
+}
+
+llvm::FailureOr<OwningOpRef<ModuleOp>>
+Tuner::scheduleLibrary(ModuleOp module, TuneResult &result) {
+  OwningOpRef<ModuleOp> annotated = module.clone();
+  FailureOr<OwningOpRef<ModuleOp>> script = buildCpuSpace(*annotated, *target);
+  if (failed(script))
+    return failure();
+  std::set<std::string> tuned;
+  std::vector<std::string> items;
+  for (const TunedTask &task : result.tasks) {
+    if (task.bestAssignment.empty())
+      continue;
+    tuned.insert("tcl_" + task.key);
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(task.bestAssignment).split(parts, ',');
+    items.insert(items.end(), parts.begin(), parts.end());
+  }
+  // Tasks without a tuned schedule keep the default one: their templates
+  // leave the library.
+  llvm::SmallVector<Operation *> untuned;
+  (*script)->walk([&](Operation *op) {
+    if (auto include = dyn_cast<transform::IncludeOp>(op)) {
+      if (!tuned.count(include.getTarget().getLeafReference().str()))
+        untuned.push_back(op);
+    } else if (auto sequence = dyn_cast<transform::NamedSequenceOp>(op)) {
+      if (sequence.getSymName().starts_with("tcl_") &&
+          !tuned.count(sequence.getSymName().str()))
+        untuned.push_back(op);
+    }
+  });
+  for (Operation *op : untuned)
+    op->erase();
+  FailureOr<Space> space = Space::fromScript(**script);
+  if (failed(space))
+    return failure();
+  FailureOr<Assignment> assignment = space->parseAssignment(
+      items, std::nullopt, [&]() { return (*script)->emitError(); });
+  if (failed(assignment))
+    return failure();
+  space->concretize(**script, *assignment);
+  return std::move(*script);
+}
+
+llvm::Error Tuner::measureEndToEnd(ModuleOp module, TuneResult &result) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  OwningOpRef<ModuleOp> copy =
+      parseSourceString<ModuleOp>(text, ParserConfig(context.get()));
+  if (!copy)
+    return makeError("cannot copy the module for the end-to-end run");
+  auto evaluator = CandidateEvaluator::create(*copy, evaluationFor(0));
+  if (failed(evaluator))
+    return makeError("cannot run the module end to end (its entry function "
+                     "is '" + options.evaluation.entry + "')");
+  // The library was built in the caller's context: reparse it here.
+  std::string scheduleText;
+  llvm::raw_string_ostream scheduleOs(scheduleText);
+  result.schedule->print(scheduleOs);
+  OwningOpRef<ModuleOp> schedule =
+      parseSourceString<ModuleOp>(scheduleText, ParserConfig(context.get()));
+  if (!schedule)
+    return makeError("the schedule library does not parse back");
+  CandidateResult tuned = (*evaluator)->evaluate(*schedule);
+  if (!tuned.ok)
+    return makeError("the tuned module failed end to end: " + tuned.failure);
+  result.tunedSeconds = tuned.timing.median;
+  CandidateResult untuned = (*evaluator)->evaluate(ModuleOp(), "default");
+  if (untuned.ok)
+    result.defaultSeconds = untuned.timing.median;
+  double onednn = 0;
+  bool all = true;
+  for (const TunedTask &task : result.tasks) {
+    if (task.onednnSeconds)
+      onednn += task.weight * *task.onednnSeconds;
+    else
+      all = false;
+  }
+  if (all)
+    result.onednnSumSeconds = onednn;
+  return llvm::Error::success();
+}
+
+llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error error = setUp(module))
+    return std::move(error);
+
+  std::vector<double> weights;
+  unsigned done = 0;
+  for (const std::unique_ptr<TuningTask> &task : tasks) {
+    weights.push_back(task->weight);
+    done += task->measured.size();
+  }
+  TaskSchedulerOptions schedulerOptions;
+  schedulerOptions.seed = options.seed;
+  TaskScheduler scheduler(weights, schedulerOptions);
+  for (auto [index, task] : llvm::enumerate(tasks))
+    if (!task->measured.empty())
+      scheduler.record(index, task->measured.size(),
+                       task->best() ? task->best()->second
+                                    : std::numeric_limits<double>::infinity());
+  random.seed(llvm::hash_combine(options.seed, done));
+  if (options.progress)
+    log << llvm::formatv("tcl-tune: {0} tasks on {1}; {2} of {3} trials "
+                         "already in {4}; model {5} ({6}), sampler {7}\n",
+                         tasks.size(), targetName, done, options.trials,
+                         options.database, model->options().kind,
+                         options.model.empty() ? CostModel::defaultPath()
+                                               : options.model,
+                         options.sampler);
+  // The model first learns what a previous run measured.
+  if (done > 0)
+    if (llvm::Error error = updateModel())
+      return std::move(error);
+
+  while (done < options.trials) {
+    size_t index = scheduler.next();
+    if (index == tasks.size())
+      break;
+    TuningTask &task = *tasks[index];
+    llvm::Expected<unsigned> measured = round(task, options.trials - done);
+    if (!measured)
+      return measured.takeError();
+    if (*measured == 0 && task.exhausted) {
+      scheduler.retire(index);
+      continue;
+    }
+    done += *measured;
+    scheduler.record(index, *measured,
+                     task.best() ? task.best()->second
+                                 : std::numeric_limits<double>::infinity());
+    if (llvm::Error error = updateModel())
+      return std::move(error);
+    if (options.progress) {
+      TunedTask summary = summarize(task);
+      RoundReport report;
+      report.task = &summary;
+      report.taskIndex = index;
+      report.taskCount = tasks.size();
+      report.trialsDone = done;
+      report.trialsWanted = options.trials;
+      report.estimatedSeconds = scheduler.estimatedTotal();
+      report.elapsedSeconds = std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+      report.measuredThisRun = measuredThisRun;
+      printRound(log, report);
+    }
+  }
+
+  TuneResult result;
+  for (const std::unique_ptr<TuningTask> &task : tasks)
+    result.tasks.push_back(summarize(*task));
+  result.measured = measuredThisRun;
+  FailureOr<OwningOpRef<ModuleOp>> library = scheduleLibrary(module, result);
+  if (failed(library))
+    return makeError("cannot write the tuned schedules as a Transform library");
+  result.schedule = std::move(*library);
+  if (options.endToEnd)
+    if (llvm::Error error = measureEndToEnd(module, result))
+      return std::move(error);
+  result.seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  if (options.progress)
+    printSummary(log, result);
+  return result;
+}
+
+llvm::Expected<TuneResult> tcl::tuneModule(ModuleOp module,
+                                           const TuneOptions &options,
+                                           llvm::raw_ostream &log) {
+  Tuner tuner(options, log);
+  return tuner.run(module);
+}

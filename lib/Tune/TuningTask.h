@@ -1,0 +1,77 @@
+//===- TuningTask.h - One task's state during tuning ------------*- C++ -*-===//
+//
+// Internal to the tuner: a task's space, featurizer and evaluator, what has
+// been measured of it (read back from the database on resume), and the
+// helpers that turn its schedules into model inputs and records.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_LIB_TUNE_TUNINGTASK_H
+#define TCL_LIB_TUNE_TUNINGTASK_H
+
+#include "tcl/Features/TaskFeaturizer.h"
+#include "tcl/Measure/TaskList.h"
+#include "tcl/Model/Dataset.h"
+#include "tcl/Run/Candidate.h"
+#include "tcl/Target/CpuTarget.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tcl {
+
+/// Featurized schedules, owned: what a SequenceBatch views.
+struct OwnedBatch {
+  std::vector<float> tokens;
+  std::vector<uint8_t> lengths;
+  unsigned length = 0;
+  SequenceBatch view() const {
+    return {tokens.data(), lengths.data(), lengths.size(), length};
+  }
+};
+
+class TuningTask {
+public:
+  TuningTask(OutlinedTask task, double weight, std::unique_ptr<TaskFeaturizer> featurizer)
+      : info(std::move(task)), weight(weight), featurizer(std::move(featurizer)) {}
+
+  const OutlinedTask info;
+  /// Occurrences in the module being tuned.
+  const double weight;
+  std::unique_ptr<TaskFeaturizer> featurizer;
+  std::unique_ptr<CandidateEvaluator> evaluator;
+
+  /// Every schedule measured, valid or not, as Space::format writes it.
+  std::set<std::string> measured;
+  /// Valid measurements: schedule and median latency.
+  std::vector<std::pair<std::string, double>> valid;
+  /// The space has no unmeasured legal schedule left.
+  bool exhausted = false;
+  /// The default schedule's and oneDNN's times, once measured (none if
+  /// they failed or oneDNN has no primitive for the task).
+  std::optional<double> defaultSeconds, onednnSeconds;
+  bool defaultMeasured = false, onednnMeasured = false;
+
+  const Space &space() const { return featurizer->space(); }
+  /// Adds a record read back or just measured.
+  void addRecord(const RecordRow &record);
+  /// The fastest valid schedule, if any.
+  std::optional<std::pair<std::string, double>> best() const;
+  /// The `count` fastest valid schedules, fastest first.
+  std::vector<Assignment> bestAssignments(size_t count) const;
+  /// A schedule as the database stores it, back in this space; none if it
+  /// is not one of the space's.
+  std::optional<Assignment> parse(llvm::StringRef text) const;
+  /// Featurizes `schedules` into one batch padded to the longest.
+  OwnedBatch featurize(llvm::ArrayRef<Assignment> schedules) const;
+  /// Appends the valid measurements as one group of `dataset` (labels: the
+  /// best latency / latency); nothing if fewer than two.
+  void appendTo(Dataset &dataset, llvm::StringRef target) const;
+};
+
+} // namespace tcl
+
+#endif // TCL_LIB_TUNE_TUNINGTASK_H
