@@ -104,9 +104,14 @@ public:
     }
   }
 
-  llvm::Error update(const Dataset &data, unsigned epochs) override {
+  llvm::Error update(const Dataset &data, unsigned steps) override {
     try {
-      trainOrThrow(data, /*validation=*/nullptr, epochs);
+      auto [groups, perGroup] = batchShape(data);
+      size_t batchesPerEpoch = std::max<size_t>(
+          1, data.size() / (static_cast<size_t>(groups) * perGroup));
+      trainOrThrow(data, /*validation=*/nullptr,
+                   static_cast<unsigned>((steps + batchesPerEpoch - 1) /
+                                         batchesPerEpoch));
       return llvm::Error::success();
     } catch (const c10::Error &error) {
       return makeError(std::string("updating the model failed: ") +
@@ -197,6 +202,20 @@ protected:
   }
 
 private:
+  /// Groups per batch and samples drawn from each: the options', but never
+  /// more groups than `data` has or more samples than its largest group,
+  /// which would only repeat the same pairs (the tuner's small updates).
+  std::pair<unsigned, unsigned> batchShape(const Dataset &data) const {
+    size_t largest = 2;
+    for (const DatasetGroup &group : data.groups)
+      largest = std::max(largest, group.end - group.begin);
+    unsigned groups = std::max<unsigned>(
+        1, std::min<size_t>(modelOptions.groupsPerBatch, data.groups.size()));
+    unsigned perGroup = std::max<unsigned>(
+        2, std::min<size_t>(modelOptions.samplesPerGroup, largest));
+    return {groups, perGroup};
+  }
+
   /// Trains for at most `epochs` epochs. With a validation set (an empty
   /// one watches the training set), stops early and keeps the best epoch's
   /// weights; without one (the online update), keeps the last.
@@ -218,8 +237,7 @@ private:
                                  torch::optim::AdamOptions(modelOptions.learningRate));
     std::vector<size_t> groupOrder(trainSet.groups.size());
     std::iota(groupOrder.begin(), groupOrder.end(), 0);
-    const unsigned groupsPerBatch = std::max(1u, modelOptions.groupsPerBatch);
-    const unsigned perGroup = std::max(2u, modelOptions.samplesPerGroup);
+    auto [groupsPerBatch, perGroup] = batchShape(trainSet);
     size_t batchesPerEpoch = std::max<size_t>(
         1, trainSet.size() / (static_cast<size_t>(groupsPerBatch) * perGroup));
 

@@ -66,11 +66,11 @@ public:
   }
 
   /// Ansor's online model: boosted trees do not continue training on new
-  /// data, so each update retrains on everything measured so far, for
-  /// `epochs` x 10 rounds.
-  llvm::Error update(const Dataset &data, unsigned epochs) override {
+  /// data, so each update retrains on everything measured so far, one
+  /// boosting round per step (in epochs of 10).
+  llvm::Error update(const Dataset &data, unsigned steps) override {
     unsigned saved = modelOptions.epochs;
-    modelOptions.epochs = std::max(1u, epochs);
+    modelOptions.epochs = std::max(1u, (steps + 9) / 10);
     llvm::Expected<TrainingReport> report = train(data, Dataset());
     modelOptions.epochs = saved;
     return report.takeError();

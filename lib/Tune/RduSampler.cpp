@@ -572,10 +572,12 @@ private:
     float threshold = kInfinity;
     for (size_t start = 0; start < kStride; start += 8) {
       const float *chunk = &scratch[start];
-      bool hit = false;
+      // Counting (an integer sum) rather than or-ing lets the compiler
+      // vectorize the test.
+      unsigned below = 0;
       for (unsigned j = 0; j < 8; ++j)
-        hit |= chunk[j] < threshold;
-      if (!hit)
+        below += chunk[j] < threshold;
+      if (below == 0)
         continue;
       for (unsigned j = 0; j < 8; ++j) {
         float distance = chunk[j];
@@ -869,31 +871,29 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
       distance[i] = std::sqrt(nearest[i]);
   }
 
-  std::vector<char> picked(n, 0);
-  auto diversityScale = [&]() -> double {
-    float largest = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (!picked[i])
-        largest = std::max(largest, distance[i]);
-    return largest > 0 ? 1.0 / largest : 0.0;
-  };
+  // The largest distance among candidates not picked yet, which diversity
+  // is normalized by. Picked candidates are at distance 0 (from
+  // themselves), so the maximum over all is the same.
+  float largest = 0;
+  for (float value : distance)
+    largest = std::max(largest, value);
+  auto inverseOf = [](float value) { return value > 0 ? 1.0 / value : 0.0; };
 
   if (scores) {
     if (weightR > 0)
       scores->representativeness = rep.scores;
-    if (weightD > 0) {
-      double inverse = diversityScale();
-      for (size_t i = 0; i < n; ++i)
-        scores->diversity[i] = static_cast<float>(distance[i] * inverse);
-    }
+    for (size_t i = 0; i < distance.size(); ++i)
+      scores->diversity[i] =
+          static_cast<float>(distance[i] * inverseOf(largest));
     if (weightU > 0)
       scores->uncertainty = uncertainty;
   }
 
+  std::vector<char> picked(n, 0);
   std::vector<size_t> order;
   order.reserve(count);
   for (size_t step = 0; step < count; ++step) {
-    double inverse = weightD > 0 ? diversityScale() : 0;
+    double inverse = inverseOf(largest);
     size_t best = n;
     double bestScore = -std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < n; ++i) {
@@ -927,11 +927,13 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
     if (weightD > 0) {
       squaredDistances(points.row(best), points.cols.data(), dim,
                        points.stride, scratch.data());
+      largest = 0;
       for (size_t i = 0; i < n; ++i) {
-        if (haveReference && !(scratch[i] < nearest[i]))
-          continue;
-        nearest[i] = scratch[i];
-        distance[i] = std::sqrt(scratch[i]);
+        if (!haveReference || scratch[i] < nearest[i]) {
+          nearest[i] = scratch[i];
+          distance[i] = std::sqrt(scratch[i]);
+        }
+        largest = std::max(largest, distance[i]);
       }
       haveReference = true;
     }

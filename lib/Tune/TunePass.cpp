@@ -66,6 +66,9 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.updateSteps = updateSteps;
     options.workers = workers;
     options.seed = seed;
+    if (repeats > 0)
+      options.evaluation.measurement =
+          tcl::MeasurementPolicy::fixed(/*warmup=*/2, repeats);
     options.minTaskFlops = minFlops;
     options.onednnTool = onednn == "auto" ? findOnednnTool() : onednn.getValue();
     options.network = network;
@@ -75,7 +78,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     llvm::Expected<tcl::TuneResult> result =
         tcl::tuneModule(module, options, llvm::errs());
     if (!result) {
-      module.emitError() << "tcl-tune: " << llvm::toString(result.takeError());
+      emitError(module.getLoc()) << "tcl-tune: " << llvm::toString(result.takeError());
       return signalPassFailure();
     }
 
@@ -83,7 +86,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
       std::string error;
       auto file = openOutputFile(exportSchedules, &error);
       if (!file) {
-        module.emitError() << "tcl-tune: cannot write the schedules: " << error;
+        emitError(module.getLoc()) << "tcl-tune: cannot write the schedules: " << error;
         return signalPassFailure();
       }
       result->schedule->print(file->os());
@@ -99,7 +102,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     // the default schedule and lowers the module.
     llvm::Expected<tcl::TargetSpec> spec = tcl::TargetSpec::parse(target);
     if (!spec) {
-      module.emitError() << llvm::toString(spec.takeError());
+      emitError(module.getLoc()) << llvm::toString(spec.takeError());
       return signalPassFailure();
     }
     OpPassManager pm(ModuleOp::getOperationName());

@@ -432,13 +432,7 @@ llvm::Error Tuner::updateModel() {
     task->appendTo(data, targetName);
   if (data.groups.empty())
     return llvm::Error::success();
-  const ModelOptions &modelOptions = model->options();
-  size_t perBatch = std::max(1u, modelOptions.groupsPerBatch) *
-                    std::max(2u, modelOptions.samplesPerGroup);
-  size_t batchesPerEpoch = std::max<size_t>(1, data.size() / perBatch);
-  unsigned epochs = static_cast<unsigned>(
-      (options.updateSteps + batchesPerEpoch - 1) / batchesPerEpoch);
-  return model->update(data, epochs);
+  return model->update(data, options.updateSteps);
 }
 
 TunedTask Tuner::summarize(const TuningTask &task) const {

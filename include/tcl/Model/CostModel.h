@@ -98,10 +98,10 @@ public:
   /// embedding (for models without a representation of their own).
   virtual Prediction predictForSampling(const SequenceBatch &batch);
   /// Learns from `data` (say, what a tuning run has measured so far) for
-  /// `epochs` passes, starting from the current state and without early
-  /// stopping: the tuner's online update. Models that cannot continue
-  /// training (XGBoost) retrain on `data`.
-  virtual llvm::Error update(const Dataset &data, unsigned epochs) = 0;
+  /// about `steps` gradient steps (boosting rounds), starting from the
+  /// current state and without early stopping: the tuner's online update.
+  /// Models that cannot continue training (XGBoost) retrain on `data`.
+  virtual llvm::Error update(const Dataset &data, unsigned steps) = 0;
   llvm::Error save(llvm::StringRef path) const;
 
 protected:

@@ -52,6 +52,9 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"workers", "workers", "unsigned", /*default=*/"1",
            "Processes building candidates at once">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0", "Seed of the search">,
+    Option<"repeats", "repeats", "unsigned", /*default=*/"0",
+           "Time each candidate exactly this many times (0: until the "
+           "samples agree, docs/measurement.md)">,
     Option<"minFlops", "min-flops", "double", /*default=*/"1e5",
            "Tasks with fewer FLOPs are not tuned">,
     Option<"onednn", "onednn", "std::string", /*default=*/"\"auto\"",
