@@ -132,9 +132,8 @@ float squaredDistance(const float *a, const float *b, size_t dim) {
 /// `matrix`, each summed in dimension order as in squaredDistance, four at a
 /// time: independent sums keep the FPU busy where a single sum would wait on
 /// each addition.
-void squaredDistancesToRows(const float *row, const float *matrix,
-                            size_t dim, const unsigned *ids, unsigned count,
-                            float *out) {
+void squaredDistancesToRows(const float *row, const float *matrix, size_t dim,
+                            const unsigned *ids, unsigned count, float *out) {
   unsigned t = 0;
   for (; t + 4 <= count; t += 4) {
     const float *a = matrix + ids[t] * dim, *b = matrix + ids[t + 1] * dim,
@@ -188,8 +187,8 @@ squaredDistancesIn(const float *query, const float *cols, size_t dim,
   }
 }
 
-void squaredDistancesGeneric(const float *query, const float *cols,
-                             size_t dim, size_t stride, float *out) {
+void squaredDistancesGeneric(const float *query, const float *cols, size_t dim,
+                             size_t stride, float *out) {
   squaredDistancesIn<Float4>(query, cols, dim, stride, out);
 }
 
@@ -203,8 +202,8 @@ squaredDistancesAvx2(const float *query, const float *cols, size_t dim,
 }
 #endif
 #else
-void squaredDistancesGeneric(const float *query, const float *cols,
-                             size_t dim, size_t stride, float *out) {
+void squaredDistancesGeneric(const float *query, const float *cols, size_t dim,
+                             size_t stride, float *out) {
   for (size_t start = 0; start < stride; start += kBlock) {
     float sums[kBlock] = {};
     for (size_t d = 0; d < dim; ++d) {
@@ -302,8 +301,8 @@ public:
     std::vector<char> touched(blocks, 0);
 
     for (unsigned c = 0; c < k; ++c) {
-      size_t chosen = c == 0 ? uniformBelow(rng, n)
-                             : draw(rng, nearest, blockWeights);
+      size_t chosen =
+          c == 0 ? uniformBelow(rng, n) : draw(rng, nearest, blockWeights);
       std::copy(points.row(chosen), points.row(chosen) + dim,
                 centres.begin() + size_t(c) * dim);
       squaredDistances(points.row(chosen), points.cols.data(), dim,
@@ -341,8 +340,8 @@ public:
 
     std::vector<float> movement(k);
     for (unsigned c = 0; c < k; ++c)
-      movement[c] = std::sqrt(squaredDistance(
-          &previous[size_t(c) * dim], &centres[size_t(c) * dim], dim));
+      movement[c] = std::sqrt(squaredDistance(&previous[size_t(c) * dim],
+                                              &centres[size_t(c) * dim], dim));
     transposeCentres();
 
     // The centres that moved most (ties to the lower index), the largest
@@ -366,8 +365,8 @@ public:
         moverCols[d * kBlock + m] = centres[size_t(order[m]) * dim + d];
     std::vector<float> toMover(size_t(k) * movers);
     for (unsigned m = 0; m < movers; ++m) {
-      squaredDistances(&centres[size_t(order[m]) * dim], centreCols.data(),
-                       dim, kStride, scratch.data());
+      squaredDistances(&centres[size_t(order[m]) * dim], centreCols.data(), dim,
+                       kStride, scratch.data());
       for (unsigned c = 0; c < k; ++c)
         toMover[size_t(c) * movers + m] = std::sqrt(scratch[c]);
     }
@@ -773,9 +772,8 @@ KMeansResult tcl::kmeans(const EmbeddingMatrix &points, unsigned k,
   if (!isReadable(points) || points.count == 0 || k == 0)
     return {};
   double scale = scaleFor(maxMagnitude(points));
-  KMeansResult result =
-      clusterPoints(makePoints(points, scale, /*transposed=*/true), k,
-                    iterations, seed);
+  KMeansResult result = clusterPoints(
+      makePoints(points, scale, /*transposed=*/true), k, iterations, seed);
   for (float &coordinate : result.centres)
     coordinate = static_cast<float>(coordinate / scale);
   return result;
@@ -805,10 +803,10 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
     if (uncertainty.empty())
       weightU = 0;
   }
-  unsigned clusters = options.clusters
-                          ? static_cast<unsigned>(std::min<size_t>(
-                                options.clusters, n))
-                          : static_cast<unsigned>(count);
+  unsigned clusters =
+      options.clusters
+          ? static_cast<unsigned>(std::min<size_t>(options.clusters, n))
+          : static_cast<unsigned>(count);
   if (clusters == 0)
     weightR = 0;
   // With no term in effect every candidate scores 0; a uniform sample is the
@@ -925,8 +923,8 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
     }
     // Greedy k-center: the pick is a reference point from now on.
     if (weightD > 0) {
-      squaredDistances(points.row(best), points.cols.data(), dim,
-                       points.stride, scratch.data());
+      squaredDistances(points.row(best), points.cols.data(), dim, points.stride,
+                       scratch.data());
       largest = 0;
       for (size_t i = 0; i < n; ++i) {
         if (!haveReference || scratch[i] < nearest[i]) {

@@ -36,7 +36,8 @@
 
 namespace tcl {
 
-/// Points as a row-major [count][dim] matrix of floats (a view).
+/// Points as a row-major [count][dim] matrix of floats (a view). A view
+/// without data but with count * dim > 0 counts as empty.
 struct EmbeddingMatrix {
   const float *data = nullptr;
   size_t count = 0;
@@ -79,14 +80,36 @@ struct RduScores {
 
 /// Indices of `count` distinct candidates of `pool` (all of them when the
 /// pool is smaller), in the order picked. Deterministic for a seed.
-/// `scores`, when given, receives the scores at the start of the pick.
+/// `scores`, when given, receives the scores at the start of the pick (N
+/// values per term, even when `count` is 0).
+///
+/// Picking is greedy on wR * R + wD * D + wU * U (ties to the lower index).
+/// After each pick, diversity is measured against it too, and the other
+/// members of its k-means cluster have their representativeness halved, so
+/// that picks spread over the clusters; representativeness is normalized
+/// once, diversity at every pick (over the candidates not picked yet).
+///
+/// What the sampler cannot use, it ignores rather than fails on:
+/// - a weight that is not a positive finite number switches its term off;
+/// - `measured` of another dimension than the candidates (or without data)
+///   counts as nothing measured; diversity is then first measured from the
+///   pool's mean;
+/// - `uncertainty` that is not one value per candidate, or is constant,
+///   switches that term off;
+/// - non-finite coordinates count as 0.
+/// When no term is in effect (all weights 0, or only uncertainty weighted
+/// and none usable) the picks are a uniform random sample (seeded): the
+/// "random" baseline.
 std::vector<size_t> selectRdu(const RduPool &pool, size_t count,
                               const RduOptions &options,
                               RduScores *scores = nullptr);
 
 /// k-means++ then Lloyd: cluster index per point and the centres,
 /// [k][dim] row-major. Deterministic for a seed; k is capped at the number
-/// of points.
+/// of points (0 clusters, or no points, give an empty result with k = 0).
+/// Lloyd stops early once no assignment changes. A cluster left empty takes
+/// the point farthest from its centre, so no cluster is empty, and the
+/// centres returned are the means of the clusters returned.
 struct KMeansResult {
   std::vector<unsigned> assignment;
   std::vector<float> centres;
