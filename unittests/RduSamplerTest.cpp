@@ -176,10 +176,10 @@ TEST(RduSampler, KMeansSettlesOnNearestCentresAndMeans) {
 /// in two dimensions many points also sit near a boundary.
 TEST(RduSampler, KMeansIteratesLikePlainLloyd) {
   for (size_t dim : {2, 16}) {
-    Matrix points = gaussian(3000, dim, 6);
-    const unsigned k = 300;
+    Matrix points = gaussian(2000, dim, 6);
+    const unsigned k = 200;
     KMeansResult previous = kmeans(points.view(), k, 0, 4);
-    for (unsigned iterations = 1; iterations <= 12; ++iterations) {
+    for (unsigned iterations = 1; iterations <= 10; ++iterations) {
       KMeansResult current = kmeans(points.view(), k, iterations, 4);
       ASSERT_EQ(current.k, k);
       size_t notNearest = 0;
@@ -256,6 +256,23 @@ TEST(RduSampler, DiversityAloneSpreadsPicksLikeKCenter) {
   for (size_t pick : picks)
     corners.insert(pick / 25);
   EXPECT_EQ(corners.size(), 4u);
+}
+
+TEST(RduSampler, DiversityStartsFromTheMeanThenFromThePicks) {
+  // Ten points at 0 (0-9), one at 10 (10), one at 4 (11); nothing measured.
+  // The mean is at 14 / 12, so the first pick is the point at 10. From then
+  // on the picks are the reference, not the mean: the next pick is the
+  // farthest from 10, a point at 0, though the point at 4 is farther from
+  // the mean.
+  Matrix candidates(12, 1);
+  candidates.row(10)[0] = 10;
+  candidates.row(11)[0] = 4;
+  RduPool pool;
+  pool.candidates = candidates.view();
+  std::vector<size_t> picks = selectRdu(pool, 2, only(0, 1, 0));
+  ASSERT_EQ(picks.size(), 2u);
+  EXPECT_EQ(picks[0], 10u);
+  EXPECT_EQ(picks[1], 0u);
 }
 
 TEST(RduSampler, UncertaintyAlonePicksTheMostUncertainFirst) {
@@ -510,7 +527,9 @@ TEST(RduSampler, PicksDoNotDependOnTheScaleOfTheEmbedding) {
   RduPool pool;
   pool.candidates = candidates.view();
   pool.measured = measured.view();
-  std::vector<size_t> reference = selectRdu(pool, 15, RduOptions());
+  RduScores referenceScores;
+  std::vector<size_t> reference =
+      selectRdu(pool, 15, RduOptions(), &referenceScores);
   for (int exponent : {-100, -20, 20, 100}) {
     Matrix scaledCandidates = candidates, scaledMeasured = measured;
     for (float &value : scaledCandidates.values)
@@ -520,8 +539,12 @@ TEST(RduSampler, PicksDoNotDependOnTheScaleOfTheEmbedding) {
     RduPool scaled;
     scaled.candidates = scaledCandidates.view();
     scaled.measured = scaledMeasured.view();
-    EXPECT_EQ(selectRdu(scaled, 15, RduOptions()), reference)
+    RduScores scores;
+    EXPECT_EQ(selectRdu(scaled, 15, RduOptions(), &scores), reference)
         << "scaled by 2^" << exponent;
+    // To the bit: the sampler's own scaling is by a power of two as well.
+    EXPECT_EQ(scores.representativeness, referenceScores.representativeness);
+    EXPECT_EQ(scores.diversity, referenceScores.diversity);
   }
 }
 

@@ -1,19 +1,26 @@
 //===- RduSampler.cpp - Picking the candidates worth measuring ------------===//
 //
-// k-means (k-means++ seeding, then Lloyd iterations accelerated by Hamerly's
+// k-means (k-means++ seeding, then Lloyd iterations that skip distances by
 // bounds) and the greedy RDU selection over it.
 //
 // Everything works on a private copy of the embeddings, scaled by a power of
 // two so that the largest magnitude lies in [0.5, 1): squared distances of
-// such points fit a float without overflow or underflow, and scaling by a
-// power of two is exact, so it changes no comparison and every score (they
-// are all ratios of distances) is the same as on the caller's numbers.
+// such points cannot overflow a float, and scaling by a power of two is
+// exact, so it changes no comparison and every score (they are all ratios
+// of distances) is the same as on the caller's numbers.
 //
 // The hot loops are distances from one point to many, with the many stored
 // transposed ([dim][count], count padded to a block), so the innermost loop
 // runs over independent points: it vectorizes without reassociating a sum,
-// and one distance is summed in the same order as in the scalar helper, so
-// both give bit-identical results.
+// and one distance is summed in the same order as in the scalar helpers, so
+// all give bit-identical results, and so do the SSE and AVX2 variants: the
+// picks for a seed do not depend on whether the CPU has AVX2.
+//
+// Cost, for N candidates of D dimensions, M measured and `count` picks:
+// k-means++ seeding O(N k D); Lloyd O(N k D) per iteration in the worst
+// case, typically a small fraction of that; representativeness O(N D);
+// diversity O(N M D) to start and O(N D) per pick; the greedy choice O(N)
+// per pick.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,8 +165,9 @@ void squaredDistancesToRows(const float *row, const float *matrix, size_t dim,
 
 #if defined(__GNUC__)
 /// Vectors of the GCC/Clang vector extension: the compiler maps them onto
-/// whatever registers the target has, and, unlike an array of sums, it keeps
-/// them in registers.
+/// whatever vector registers the target has and keeps the sums of a pass in
+/// them (with a plain float array it keeps the sums in memory, at a load
+/// and a store per addition).
 typedef float Float4 __attribute__((vector_size(16)));
 typedef float Float8 __attribute__((vector_size(32)));
 
