@@ -36,18 +36,75 @@ std::string tcl::writeCpuTemplate(linalg::LinalgOp anchor, TaskKind kind,
   return writer.str();
 }
 
+/// The sequence of occurrence `index` of `count` of task `key`: one that
+/// matches that occurrence's tag (annotateTasks). The first keeps the name
+/// @tcl_<key> and the attributes (kind, constraints, FLOPs) that describe
+/// the task's space; the others are @tcl_<key>_<index>, share its knobs by
+/// name, and carry no attributes, so the space is read once.
+static std::string sequenceForOccurrence(llvm::StringRef sequence,
+                                         llvm::StringRef key, size_t index,
+                                         size_t count) {
+  if (count == 1)
+    return sequence.str();
+  std::string quotedKey = ("\"" + key + "\"").str();
+  std::string quotedTag = "\"" + occurrenceTag(key, index, count) + "\"";
+  std::string copy;
+  for (size_t at = 0;;) {
+    size_t found = sequence.find(quotedKey, at);
+    copy += sequence.slice(at, found).str();
+    if (found == llvm::StringRef::npos)
+      break;
+    copy += quotedTag;
+    at = found + quotedKey.size();
+  }
+  if (index == 0)
+    return copy;
+  std::string name = ("@tcl_" + key + "(").str();
+  size_t nameAt = copy.find(name);
+  copy.replace(nameAt, name.size(),
+               ("@tcl_" + key + "_" + llvm::Twine(index) + "(").str());
+  // Drop the header's attribute dictionary, skipping quoted strings.
+  size_t header = copy.find('\n');
+  size_t begin = copy.rfind(" attributes {", header);
+  if (begin != std::string::npos && begin > nameAt) {
+    size_t end = begin + 13;
+    for (int depth = 1; end < header && depth > 0; ++end) {
+      if (copy[end] == '"')
+        end = copy.find('"', end + 1);
+      else if (copy[end] == '{')
+        ++depth;
+      else if (copy[end] == '}')
+        --depth;
+    }
+    copy.erase(begin, end - begin);
+  }
+  return copy;
+}
+
 FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
                                                     const CpuTarget &target) {
   llvm::StringMap<Operation *> anchorByKey;
+  llvm::StringMap<size_t> occurrences;
+  // Where each occurrence's schedule tiles from: its fusion root, else its
+  // anchor, as a position in the module's pre-order walk.
+  llvm::StringMap<size_t> rootPosition;
+  size_t position = 0;
   TaskSet tasks = annotateTasks(payload);
-  payload.walk([&](Operation *op) {
-    if (auto key = op->getAttrOfType<StringAttr>(kTaskAttrName))
-      anchorByKey.try_emplace(key.getValue(), op);
+  payload.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    ++position;
+    if (auto tag = op->getAttrOfType<StringAttr>(kTaskAttrName)) {
+      anchorByKey.try_emplace(keyOfTag(tag.getValue()), op);
+      ++occurrences[keyOfTag(tag.getValue())];
+      rootPosition.try_emplace(tag.getValue(), position);
+    }
+    if (auto tag = op->getAttrOfType<StringAttr>(kFusionRootAttrName))
+      rootPosition[tag.getValue()] = position;
   });
   std::string text =
       "module attributes {transform.with_named_sequence} {\n";
   std::string main = "  transform.named_sequence @__transform_main(%root: "
                      "!transform.any_op {transform.readonly}) {\n";
+  std::vector<std::pair<size_t, std::string>> includes;
   for (const Task &task : tasks.tasks) {
     // Softmax has no loops of its own until it is decomposed, and is left
     // to the default schedule after decomposition.
@@ -62,10 +119,25 @@ FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
                     llvm::formatv("tcl.flops = {0} : i64, ",
                                   static_cast<int64_t>(task.flops))
                         .str());
-    text += sequence;
-    main += "    transform.include @tcl_" + task.key +
-            " failures(propagate) (%root) : (!transform.any_op) -> ()\n";
+    size_t count = occurrences[task.key];
+    for (size_t index = 0; index < count; ++index) {
+      std::string copy = sequenceForOccurrence(sequence, task.key, index, count);
+      std::string name = copy.substr(copy.find('@') + 1);
+      name = name.substr(0, name.find('('));
+      text += copy;
+      includes.push_back(
+          {rootPosition.lookup(occurrenceTag(task.key, index, count)), name});
+    }
   }
+  // Occurrences are scheduled in the order of the ops they tile from. A
+  // schedule that fuses a chain into its root's loops also fuses every
+  // producer still made of linalg ops upstream, copies of other tasks' ops
+  // (and their tags) included; scheduling those first, while they sit
+  // upstream, turns them into loops that fusion leaves alone.
+  llvm::stable_sort(includes);
+  for (const auto &[position, name] : includes)
+    main += "    transform.include @" + name +
+            " failures(propagate) (%root) : (!transform.any_op) -> ()\n";
   text += main + "    transform.yield\n  }\n}\n";
   ParserConfig config(payload.getContext());
   OwningOpRef<ModuleOp> space = parseSourceString<ModuleOp>(text, config, "tcl-cpu-space");

@@ -198,14 +198,32 @@ TaskSet tcl::extractTasks(
   return result;
 }
 
+std::string tcl::occurrenceTag(llvm::StringRef key, size_t index,
+                               size_t count) {
+  return count == 1 ? key.str() : (key + "." + llvm::Twine(index)).str();
+}
+
 TaskSet tcl::annotateTasks(ModuleOp module) {
-  return extractTasks(module, {},
-                      [](const TaskOccurrence &occurrence, const Task &task) {
-                        auto key = StringAttr::get(
-                            occurrence.anchor->getContext(), task.key);
-                        occurrence.anchor->setAttr(kTaskAttrName, key);
-                        if (!occurrence.consumers.empty())
-                          occurrence.consumers.back()->setAttr(
-                              kFusionRootAttrName, key);
-                      });
+  std::vector<std::pair<std::string, std::pair<Operation *, Operation *>>>
+      occurrences;
+  TaskSet tasks = extractTasks(
+      module, {}, [&](const TaskOccurrence &occurrence, const Task &task) {
+        occurrences.push_back(
+            {task.key,
+             {occurrence.anchor, occurrence.consumers.empty()
+                                     ? nullptr
+                                     : occurrence.consumers.back()}});
+      });
+  llvm::StringMap<size_t> count, seen;
+  for (const auto &[key, ops] : occurrences)
+    ++count[key];
+  for (const auto &[key, ops] : occurrences) {
+    auto [anchor, root] = ops;
+    auto tag = StringAttr::get(module.getContext(),
+                               occurrenceTag(key, seen[key]++, count[key]));
+    anchor->setAttr(kTaskAttrName, tag);
+    if (root)
+      root->setAttr(kFusionRootAttrName, tag);
+  }
+  return tasks;
 }

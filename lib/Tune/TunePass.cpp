@@ -73,6 +73,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.onednnTool = onednn == "auto" ? findOnednnTool() : onednn.getValue();
     options.network = network;
     options.endToEnd = endToEnd;
+    options.historyPath = history;
     options.progress = !quiet;
 
     llvm::Expected<tcl::TuneResult> result =

@@ -28,7 +28,9 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <chrono>
 #include <csignal>
@@ -468,15 +470,18 @@ Tuner::scheduleLibrary(ModuleOp module, TuneResult &result) {
     items.insert(items.end(), parts.begin(), parts.end());
   }
   // Tasks without a tuned schedule keep the default one: their templates
-  // leave the library.
+  // (one per occurrence, @tcl_<key> and @tcl_<key>_<i>) leave the library.
+  auto isTuned = [&](llvm::StringRef name) {
+    return tuned.count(name.rsplit('_').first.str()) || tuned.count(name.str());
+  };
   llvm::SmallVector<Operation *> untuned;
   (*script)->walk([&](Operation *op) {
     if (auto include = dyn_cast<transform::IncludeOp>(op)) {
-      if (!tuned.count(include.getTarget().getLeafReference().str()))
+      if (!isTuned(include.getTarget().getLeafReference()))
         untuned.push_back(op);
     } else if (auto sequence = dyn_cast<transform::NamedSequenceOp>(op)) {
       if (sequence.getSymName().starts_with("tcl_") &&
-          !tuned.count(sequence.getSymName().str()))
+          !isTuned(sequence.getSymName()))
         untuned.push_back(op);
     }
   });
@@ -566,7 +571,17 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     if (llvm::Error error = updateModel())
       return std::move(error);
 
+  std::unique_ptr<llvm::raw_fd_ostream> history;
+  if (!options.historyPath.empty()) {
+    std::error_code error;
+    history = std::make_unique<llvm::raw_fd_ostream>(
+        options.historyPath, error, llvm::sys::fs::OF_Append);
+    if (error)
+      return makeError("cannot write '" + options.historyPath +
+                       "': " + error.message());
+  }
   while (done < options.trials) {
+    auto roundStart = std::chrono::steady_clock::now();
     size_t index = scheduler.next();
     if (index == tasks.size())
       break;
@@ -584,6 +599,20 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
                                  : std::numeric_limits<double>::infinity());
     if (llvm::Error error = updateModel())
       return std::move(error);
+    if (history) {
+      llvm::json::Object line{
+          {"task", task.info.key},
+          {"measured", static_cast<int64_t>(*measured)},
+          {"trials", static_cast<int64_t>(done)},
+          {"seconds", std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - roundStart)
+                          .count()},
+          {"estimated_s", scheduler.estimatedTotal()}};
+      if (task.best())
+        line["task_best_s"] = task.best()->second;
+      *history << llvm::json::Value(std::move(line)) << "\n";
+      history->flush();
+    }
     if (options.progress) {
       TunedTask summary = summarize(task);
       RoundReport report;
@@ -615,6 +644,21 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
   result.seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  if (history) {
+    llvm::json::Object line{{"final", true},
+                            {"trials", static_cast<int64_t>(done)},
+                            {"measured", static_cast<int64_t>(result.measured)},
+                            {"seconds", result.seconds},
+                            {"estimated_s", scheduler.estimatedTotal()}};
+    auto add = [&](const char *name, std::optional<double> value) {
+      if (value)
+        line[name] = *value;
+    };
+    add("end_to_end_tuned_s", result.tunedSeconds);
+    add("end_to_end_default_s", result.defaultSeconds);
+    add("onednn_sum_s", result.onednnSumSeconds);
+    *history << llvm::json::Value(std::move(line)) << "\n";
+  }
   if (options.progress)
     printSummary(log, result);
   return result;

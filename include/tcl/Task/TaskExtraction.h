@@ -76,9 +76,21 @@ inline constexpr llvm::StringLiteral kTaskAttrName = "tcl.task";
 /// is where a schedule that fuses the chain tiles from.
 inline constexpr llvm::StringLiteral kFusionRootAttrName = "tcl.fusion_root";
 
-/// Sets `tcl.task = "<key>"` on the anchor op of every task occurrence, and
-/// `tcl.fusion_root = "<key>"` on the last consumer fused into it.
+/// Sets `tcl.task = "<tag>"` on the anchor op of every task occurrence, and
+/// `tcl.fusion_root = "<tag>"` on the last consumer fused into it. The tag is
+/// the task's key, or, for a task that occurs more than once, `<key>.<i>` for
+/// its i-th occurrence in walk order: Transform ops with parameter tile sizes
+/// take one parameter value per target op, so each occurrence is scheduled
+/// by its own copy of the task's sequence (see buildCpuSpace).
 TaskSet annotateTasks(mlir::ModuleOp module);
+
+/// The tag annotateTasks gives occurrence `index` of `count` of task `key`.
+std::string occurrenceTag(llvm::StringRef key, size_t index, size_t count);
+
+/// The task key of a tag.
+inline llvm::StringRef keyOfTag(llvm::StringRef tag) {
+  return tag.split('.').first;
+}
 
 } // namespace tcl
 

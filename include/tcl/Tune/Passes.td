@@ -65,6 +65,8 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"exportSchedules", "export-schedules", "std::string",
            /*default=*/"\"\"",
            "Write the best schedules as a Transform library to this file">,
+    Option<"history", "history", "std::string", /*default=*/"\"\"",
+           "Append one JSON line per round to this file (tuning curves)">,
     Option<"endToEnd", "end-to-end", "bool", /*default=*/"false",
            "Measure the whole module, tuned and default, at the end">,
     Option<"lower", "lower", "bool", /*default=*/"false",

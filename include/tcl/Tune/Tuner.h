@@ -84,6 +84,11 @@ struct TuneOptions {
   bool endToEnd = false;
   /// Live progress and the summary table on the log stream.
   bool progress = true;
+  /// Appends one JSON object per round to this file (empty: none): the
+  /// task, candidates measured, trials so far, the round's wall seconds and
+  /// the estimated module time after it. Benchmarks draw tuning curves from
+  /// it; a resumed run appends to the same file.
+  std::string historyPath;
   /// How candidates are checked and timed (target fields are set from
   /// `target`).
   EvaluationOptions evaluation;
