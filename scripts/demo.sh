@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 
 model="${1:-$TCL_BUILD/zoo/resnet50.mlir}"
-trials="${2:-300}"
+trials="${2:-500}"
 network="$(basename "$model" .mlir)"
 
 echo

@@ -64,32 +64,33 @@ void tcl::printRound(llvm::raw_ostream &os, const RoundReport &report) {
 
 void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
   os << llvm::formatv("\n{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
-                      "{7,11} {8,8} {9,8}\n",
+                      "{7,11} {8,8} {9,8}  {10}\n",
                       "kind", "task", "count", "trials", "best", "GFLOP/s",
-                      "default", "oneDNN", "vs dflt", "vs dnnl");
+                      "default", "oneDNN", "vs dflt", "vs dnnl", "uses");
   double tuned = 0, defaults = 0, onednn = 0;
   bool allTuned = true, allDefaults = true, allOnednn = true;
   for (const TunedTask &task : result.tasks) {
     os << llvm::formatv("{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
-                        "{7,11} {8,8} {9,8}\n",
+                        "{7,11} {8,8} {9,8}  {10}\n",
                         task.kind, task.key, static_cast<int64_t>(task.weight),
                         task.trials,
                         formatSeconds(task.bestSeconds), gflops(task),
                         formatSeconds(task.defaultSeconds),
                         formatSeconds(task.onednnSeconds),
                         speedup(task.defaultSeconds, task.bestSeconds),
-                        speedup(task.onednnSeconds, task.bestSeconds));
+                        speedup(task.onednnSeconds, task.bestSeconds),
+                        task.keepsDefault() ? "default" : "tuned");
     auto add = [&](std::optional<double> seconds, double &sum, bool &all) {
       if (seconds)
         sum += task.weight * *seconds;
       else
         all = false;
     };
-    add(task.bestSeconds, tuned, allTuned);
+    add(task.chosenSeconds(), tuned, allTuned);
     add(task.defaultSeconds, defaults, allDefaults);
     add(task.onednnSeconds, onednn, allOnednn);
   }
-  os << llvm::formatv("\ntuned tasks, sum of count x latency: {0} tuned, {1} "
+  os << llvm::formatv("\nall tasks, sum of count x latency: {0} tuned, {1} "
                       "default schedule ({2}), {3} oneDNN ({4}){5}\n",
                       formatSeconds(tuned), formatSeconds(defaults),
                       speedup(defaults, tuned), formatSeconds(onednn),
@@ -99,7 +100,8 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
                           : " (tasks without a figure are left out)");
   if (result.tunedSeconds || result.defaultSeconds)
     os << llvm::formatv("end to end (whole module, measured): {0} tuned, {1} "
-                        "default schedule ({2}); oneDNN per-op sum {3}\n",
+                        "default schedule ({2}); oneDNN per-op sum {3} "
+                        "(tasks without a oneDNN primitive at tcl's time)\n",
                         formatSeconds(result.tunedSeconds),
                         formatSeconds(result.defaultSeconds),
                         speedup(result.defaultSeconds, result.tunedSeconds),

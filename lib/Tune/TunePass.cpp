@@ -74,6 +74,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.network = network;
     options.endToEnd = endToEnd;
     options.historyPath = history;
+    options.keepDefault = keepDefault;
     options.progress = !quiet;
 
     llvm::Expected<tcl::TuneResult> result =

@@ -450,6 +450,7 @@ TunedTask Tuner::summarize(const TuningTask &task) const {
   }
   tuned.defaultSeconds = task.defaultSeconds;
   tuned.onednnSeconds = task.onednnSeconds;
+  tuned.defaultWins = options.keepDefault;
   return tuned;
 }
 
@@ -462,7 +463,7 @@ Tuner::scheduleLibrary(ModuleOp module, TuneResult &result) {
   std::set<std::string> tuned;
   std::vector<std::string> items;
   for (const TunedTask &task : result.tasks) {
-    if (task.bestAssignment.empty())
+    if (task.keepsDefault())
       continue;
     tuned.insert("tcl_" + task.key);
     llvm::SmallVector<llvm::StringRef> parts;
@@ -525,15 +526,17 @@ llvm::Error Tuner::measureEndToEnd(ModuleOp module, TuneResult &result) {
   CandidateResult untuned = (*evaluator)->evaluate(ModuleOp(), "default");
   if (untuned.ok)
     result.defaultSeconds = untuned.timing.median;
+  // Tasks oneDNN has no primitive for count at the time tcl gives them.
   double onednn = 0;
-  bool all = true;
+  bool any = false;
   for (const TunedTask &task : result.tasks) {
-    if (task.onednnSeconds)
-      onednn += task.weight * *task.onednnSeconds;
-    else
-      all = false;
+    std::optional<double> seconds =
+        task.onednnSeconds ? task.onednnSeconds : task.chosenSeconds();
+    any |= task.onednnSeconds.has_value();
+    if (seconds)
+      onednn += task.weight * *seconds;
   }
-  if (all)
+  if (any)
     result.onednnSumSeconds = onednn;
   return llvm::Error::success();
 }

@@ -69,6 +69,8 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "Append one JSON line per round to this file (tuning curves)">,
     Option<"endToEnd", "end-to-end", "bool", /*default=*/"false",
            "Measure the whole module, tuned and default, at the end">,
+    Option<"keepDefault", "keep-default", "bool", /*default=*/"true",
+           "Tasks where nothing measured beats the default schedule keep it">,
     Option<"lower", "lower", "bool", /*default=*/"false",
            "Lower the tuned module to the LLVM dialect">,
     Option<"quiet", "quiet", "bool", /*default=*/"false",

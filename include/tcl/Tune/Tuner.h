@@ -82,6 +82,10 @@ struct TuneOptions {
   /// Measure the whole module, tuned and with the default schedule, at the
   /// end.
   bool endToEnd = false;
+  /// Tasks where no measured schedule beats the default schedule keep it
+  /// (they get no sequence in the library). Off: every task with a valid
+  /// schedule gets its best.
+  bool keepDefault = true;
   /// Live progress and the summary table on the log stream.
   bool progress = true;
   /// Appends one JSON object per round to this file (empty: none): the
@@ -101,15 +105,31 @@ struct TunedTask {
   double weight = 0;
   double flops = 0;
   unsigned trials = 0;
-  /// The best schedule, as "knob=value,..."; empty if nothing ran correctly.
+  /// The best schedule measured, as "knob=value,..."; empty if nothing ran
+  /// correctly.
   std::string bestAssignment;
   std::optional<double> bestSeconds, defaultSeconds, onednnSeconds;
+  /// The default schedule may win (TuneOptions::keepDefault).
+  bool defaultWins = true;
+
+  /// Whether the module keeps the default schedule for this task: nothing
+  /// valid was measured, or (with TuneOptions::keepDefault) nothing measured
+  /// beats it, so that the tuned module is never slower on a task.
+  bool keepsDefault() const {
+    return !bestSeconds || (defaultWins && defaultSeconds &&
+                            *defaultSeconds <= *bestSeconds);
+  }
+  /// The task's time in the tuned module: the better of the two.
+  std::optional<double> chosenSeconds() const {
+    return keepsDefault() ? defaultSeconds : bestSeconds;
+  }
 };
 
 struct TuneResult {
   std::vector<TunedTask> tasks;
   /// The best schedules as one Transform library: a named sequence per
-  /// tuned task and a @__transform_main that includes them. Stock
+  /// tuned task (tasks that keep the default schedule have none) and a
+  /// @__transform_main that includes them. Stock
   /// `mlir-opt -transform-preload-library -transform-interpreter` applies it
   /// to the module (whose tasks tcl annotated, see applySchedule).
   mlir::OwningOpRef<mlir::ModuleOp> schedule;
@@ -117,7 +137,8 @@ struct TuneResult {
   unsigned measured = 0;
   double seconds = 0;
   /// Whole-module latencies (endToEnd): tuned, default schedule, and the sum
-  /// over tasks of occurrences x oneDNN's time.
+  /// over tasks of occurrences x oneDNN's time (tcl's time for tasks oneDNN
+  /// has no primitive for).
   std::optional<double> tunedSeconds, defaultSeconds, onednnSumSeconds;
 };
 

@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""Tuners side by side on whole networks (issue 6's benchmark).
+
+For each network (the zoo's ResNet-50 and BERT-base by default) and each
+method, `tcl-opt --tcl-tune` tunes the network --reps times (seeds 0..reps-1)
+with --trials candidates, each run in its own database:
+
+  tcl         the Mamba cost model + the RDU sampler
+  tenset-mlp  TenSet's MLP, the model's top-k (TenSet's tuner)
+  xgboost     Ansor's XGBoost, untrained, retrained online, top-k
+  random      no model: random candidates from the same search
+
+Mamba and TenSet-MLP are pre-trained on the shipped dataset with every task
+of the benchmarked networks held out (`tcl-train --test-networks=...`).
+Every run writes its rounds (`history=`) and ends with an end-to-end
+measurement of the tuned network, so the tables and curves come from the
+same runs. Runs resume: rerunning the command continues unfinished runs from
+their databases (the work directory keeps them), so the benchmark can be
+spread over several sittings.
+
+Reported, per network: the estimated network time (sum over tasks of
+occurrences x best latency) after each round, as curves against trials and
+wall time (PNG); the trials and the wall time each method needs to reach the
+TenSet-MLP tuner's final estimated time, as ratios to TenSet-MLP's; the final
+end-to-end latency of each method beside the default schedule's and oneDNN's
+per-op sum. Medians over repetitions. Prints a table and writes JSON.
+
+    benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
+        [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
+        [--work tuning-work] [--out docs/results/tuning.json]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+
+METHODS = {
+    "tcl": {"model": "mamba", "sampler": "rdu"},
+    "tenset-mlp": {"model": "tenset-mlp", "sampler": "topk"},
+    "xgboost": {"model": "xgboost", "sampler": "topk", "untrained": True},
+    "random": {"model": "random", "sampler": "topk", "untrained": True,
+               "update_steps": 0},
+}
+
+
+def run(command, **kwargs):
+    print("running: " + " ".join(command), flush=True)
+    subprocess.run(command, check=True, **kwargs)
+
+
+def pretrained_model(bin_dir, work, kind, held_out):
+    """A model of `kind` trained on the shipped dataset without `held_out`."""
+    path = os.path.join(work, "models", "%s.tclm" % kind)
+    if os.path.exists(path):
+        return path
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    db = os.path.join(work, "dataset.db")
+    if not os.path.exists(db):
+        xz = subprocess.Popen(["xz", "-dc", os.path.join(ROOT, "data", "cpu-dataset.jsonl.xz")],
+                              stdout=subprocess.PIPE)
+        run([os.path.join(bin_dir, "tcl-db"), "import", db, "-"], stdin=xz.stdout,
+            stdout=subprocess.DEVNULL)
+        if xz.wait() != 0:
+            sys.exit("cannot decompress the dataset")
+    run([os.path.join(bin_dir, "tcl-train"), db, "--model=" + kind,
+         "--test-networks=" + held_out, "-o", path, "--json=" + path + ".json"],
+        stdout=subprocess.DEVNULL)
+    return path
+
+
+def read_history(path):
+    rounds, final = [], None
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                entry = json.loads(line)
+                if entry.get("final"):
+                    final = entry
+                else:
+                    rounds.append(entry)
+    return rounds, final
+
+
+def curve(rounds):
+    """(trials, cumulative seconds, estimated network seconds) per round."""
+    points, seconds = [], 0.0
+    for entry in rounds:
+        seconds += entry["seconds"]
+        points.append((entry["trials"], seconds, entry["estimated_s"]))
+    return points
+
+
+def first_reaching(points, target, index):
+    """Trials (index 0) or seconds (index 1) when the estimate first is <= target."""
+    for point in points:
+        if point[2] <= target * (1 + 1e-9):
+            return point[index]
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--networks", default="resnet50,bert_base")
+    parser.add_argument("--methods", default="tcl,tenset-mlp,xgboost,random")
+    parser.add_argument("--target", default="x86_64:x86-64-v3:1t")
+    parser.add_argument("--trials", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--work", default="tuning-work",
+                        help="databases, histories and models (kept, for resuming)")
+    parser.add_argument("--out", default="tuning.json")
+    parser.add_argument("--plots", default=None,
+                        help="directory for the PNG curves (default: beside --out)")
+    args = parser.parse_args()
+    bin_dir = os.path.join(args.build, "bin")
+    networks = args.networks.split(",")
+    methods = args.methods.split(",")
+    for method in methods:
+        if method not in METHODS:
+            sys.exit("unknown method '%s' (expected %s)" % (method, ", ".join(METHODS)))
+    os.makedirs(args.work, exist_ok=True)
+
+    models = {}
+    for method in methods:
+        spec = METHODS[method]
+        models[method] = (spec["model"] if spec.get("untrained") else
+                          pretrained_model(bin_dir, args.work, spec["model"], args.networks))
+
+    results = {}
+    for network in networks:
+        model_file = os.path.join(args.build, "zoo", network + ".mlir")
+        for method in methods:
+            spec = METHODS[method]
+            for rep in range(args.reps):
+                name = "%s-%s-%d" % (network, method, rep)
+                db = os.path.join(args.work, name + ".db")
+                history = os.path.join(args.work, name + ".jsonl")
+                rounds, final = read_history(history)
+                if final is None or final["trials"] < args.trials:
+                    options = ["target=" + args.target, "trials=%d" % args.trials,
+                               "batch=%d" % args.batch, "db=" + db, "model=" + models[method],
+                               "sampler=" + spec["sampler"], "seed=%d" % rep,
+                               "network=" + network, "history=" + history,
+                               "end-to-end=true", "quiet=true"]
+                    if "update_steps" in spec:
+                        options.append("update-steps=%d" % spec["update_steps"])
+                    run([os.path.join(bin_dir, "tcl-opt"), model_file,
+                         "--tcl-tune=" + " ".join(options), "-o", os.devnull])
+                    rounds, final = read_history(history)
+                results[name] = {"network": network, "method": method, "rep": rep,
+                                 "curve": curve(rounds), "final": final}
+
+    report = {"target": args.target, "trials": args.trials, "reps": args.reps,
+              "batch": args.batch, "networks": {}}
+    for network in networks:
+        runs = {m: [r for r in results.values()
+                    if r["network"] == network and r["method"] == m] for m in methods}
+        median = lambda values: statistics.median(values) if values else None
+        finals = {m: median([r["curve"][-1][2] for r in runs[m] if r["curve"]])
+                  for m in methods}
+        reference = finals.get("tenset-mlp")
+        rows = []
+        for method in methods:
+            trials_to = [first_reaching(r["curve"], reference, 0) for r in runs[method]] \
+                if reference else []
+            seconds_to = [first_reaching(r["curve"], reference, 1) for r in runs[method]] \
+                if reference else []
+            reached = [t for t in trials_to if t is not None]
+            reached_s = [s for s in seconds_to if s is not None]
+            end_to_end = [r["final"].get("end_to_end_tuned_s") for r in runs[method]
+                          if r["final"] and r["final"].get("end_to_end_tuned_s")]
+            defaults = [r["final"].get("end_to_end_default_s") for r in runs[method]
+                        if r["final"] and r["final"].get("end_to_end_default_s")]
+            rows.append({"method": method, "runs": len(runs[method]),
+                         "final_estimated_s": finals[method],
+                         "trials_to_mlp_final": median(reached),
+                         "runs_reaching": len(reached),
+                         "seconds_to_mlp_final": median(reached_s),
+                         "end_to_end_tuned_s": median(end_to_end),
+                         "end_to_end_default_s": median(defaults)})
+        mlp_row = next((row for row in rows if row["method"] == "tenset-mlp"), None)
+        for row in rows:
+            if mlp_row and row["trials_to_mlp_final"] and mlp_row["trials_to_mlp_final"]:
+                row["trials_speedup_vs_mlp"] = (mlp_row["trials_to_mlp_final"] /
+                                                row["trials_to_mlp_final"])
+            if mlp_row and row["seconds_to_mlp_final"] and mlp_row["seconds_to_mlp_final"]:
+                row["time_speedup_vs_mlp"] = (mlp_row["seconds_to_mlp_final"] /
+                                              row["seconds_to_mlp_final"])
+            if mlp_row and row["end_to_end_tuned_s"] and mlp_row["end_to_end_tuned_s"]:
+                row["latency_ratio_mlp_over_method"] = (mlp_row["end_to_end_tuned_s"] /
+                                                        row["end_to_end_tuned_s"])
+        report["networks"][network] = {"rows": rows,
+                                       "curves": {name: r["curve"] for name, r in results.items()
+                                                  if r["network"] == network}}
+
+        print()
+        print("== %s: %d trials, %d repetitions, target %s (medians)"
+              % (network, args.trials, args.reps, args.target))
+        print("%-11s %13s %14s %9s %13s %9s %13s %13s %9s" % (
+            "method", "final est.", "trials to MLP", "speedup", "seconds to", "speedup",
+            "end to end", "default", "MLP/this"))
+        fmt = lambda v, f: (f % v) if v is not None else "-"
+        for row in rows:
+            print("%-11s %13s %14s %9s %13s %9s %13s %13s %9s" % (
+                row["method"], fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
+                fmt(row["trials_to_mlp_final"], "%d") + " (%d/%d)" % (row["runs_reaching"], row["runs"]),
+                fmt(row.get("trials_speedup_vs_mlp"), "%.2fx"),
+                fmt(row["seconds_to_mlp_final"], "%.0f s"),
+                fmt(row.get("time_speedup_vs_mlp"), "%.2fx"),
+                fmt(row["end_to_end_tuned_s"] and row["end_to_end_tuned_s"] * 1e3, "%.2f ms"),
+                fmt(row["end_to_end_default_s"] and row["end_to_end_default_s"] * 1e3, "%.2f ms"),
+                fmt(row.get("latency_ratio_mlp_over_method"), "%.3f")))
+
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=1)
+    print("\nwrote " + args.out)
+    plot(report, methods, args.plots or os.path.dirname(os.path.abspath(args.out)))
+
+
+def plot(report, methods, directory):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing: no plots")
+        return
+    for network, data in report["networks"].items():
+        figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+        for method in methods:
+            curves = [c for name, c in data["curves"].items()
+                      if name.startswith("%s-%s-" % (network, method)) and c]
+            for index, (axis, xlabel) in enumerate(zip(axes, ["trials", "wall time (s)"])):
+                for rep, points in enumerate(curves):
+                    axis.plot([p[index] for p in points], [p[2] * 1e3 for p in points],
+                              color="C%d" % methods.index(method), alpha=0.8,
+                              label=method if rep == 0 else None)
+                axis.set_xlabel(xlabel)
+                axis.set_ylabel("estimated %s time (ms)" % network)
+        axes[0].legend()
+        figure.suptitle("%s, target %s: best estimated network time while tuning"
+                        % (network, report["target"]))
+        figure.tight_layout()
+        path = os.path.join(directory, "tuning_%s.png" % network)
+        figure.savefig(path, dpi=110)
+        print("wrote " + path)
+
+
+if __name__ == "__main__":
+    main()
