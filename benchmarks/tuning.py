@@ -135,11 +135,13 @@ def main():
                           pretrained_model(bin_dir, args.work, spec["model"], args.networks))
 
     results = {}
-    for network in networks:
-        model_file = os.path.join(args.build, "zoo", network + ".mlir")
-        for method in methods:
-            spec = METHODS[method]
-            for rep in range(args.reps):
+    # Repetition by repetition, so that an interrupted benchmark already
+    # holds every method and network side by side.
+    for rep in range(args.reps):
+        for network in networks:
+            model_file = os.path.join(args.build, "zoo", network + ".mlir")
+            for method in methods:
+                spec = METHODS[method]
                 name = "%s-%s-%d" % (network, method, rep)
                 db = os.path.join(args.work, name + ".db")
                 history = os.path.join(args.work, name + ".jsonl")

@@ -78,6 +78,32 @@ std::pair<Dataset, Dataset> Dataset::splitSamples(double fraction,
   return {std::move(first), std::move(second)};
 }
 
+Dataset Dataset::select(llvm::ArrayRef<size_t> keep) const {
+  std::vector<std::vector<size_t>> byGroup(groups.size());
+  for (size_t sample : keep)
+    byGroup[groupOf[sample]].push_back(sample);
+  Dataset result = emptyLike(*this);
+  for (auto [group, samples] : llvm::zip(groups, byGroup)) {
+    if (samples.empty())
+      continue;
+    llvm::sort(samples);
+    samples.erase(std::unique(samples.begin(), samples.end()), samples.end());
+    result.groups.push_back(group);
+    DatasetGroup &kept = result.groups.back();
+    kept.begin = result.size();
+    kept.bestSeconds = seconds[samples.front()];
+    for (size_t sample : samples)
+      kept.bestSeconds = std::min(kept.bestSeconds, seconds[sample]);
+    for (size_t sample : samples) {
+      appendSample(*this, sample, result);
+      result.labels.back() =
+          static_cast<float>(kept.bestSeconds / result.seconds.back());
+    }
+    kept.end = result.size();
+  }
+  return result;
+}
+
 std::set<std::string> Dataset::networks() const {
   std::set<std::string> names;
   for (const DatasetGroup &group : groups)

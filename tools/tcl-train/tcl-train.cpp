@@ -16,6 +16,7 @@
 #include "tcl/Model/CostModel.h"
 #include "tcl/Model/Metrics.h"
 #include "tcl/Support/Version.h"
+#include "tcl/Tune/PoolSampling.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -68,6 +69,15 @@ static cl::opt<int64_t> hidden("hidden", cl::init(0),
 static cl::opt<double> dropout(
     "dropout", cl::init(0.1),
     cl::desc("Dropout on the representation the readout scores (networks)"));
+static cl::opt<std::string> poolSampler(
+    "pool-sampler", cl::init("none"),
+    cl::desc("Train on a fraction of each training task's records, chosen "
+             "by 'rdu' (active learning in rounds) or 'random'; 'none': all"));
+static cl::opt<double> poolFraction("pool-fraction", cl::init(0.1),
+                                    cl::desc("Fraction --pool-sampler keeps"));
+static cl::opt<unsigned> poolRounds(
+    "pool-rounds", cl::init(4),
+    cl::desc("Rounds of --pool-sampler=rdu (the first is random)"));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of initialization, batches and split"),
                               cl::init(0));
 static cl::opt<unsigned> threads("num-threads", cl::desc("Threads for training and inference"),
@@ -174,6 +184,26 @@ int main(int argc, char **argv) {
     model = std::move(*created);
     if (trainPart.size() == 0)
       return fail("every task is in a test network; nothing to train on");
+    if (poolSampler != "none") {
+      if (!(poolFraction > 0 && poolFraction <= 1))
+        return fail("--pool-fraction must be in (0, 1]");
+      PoolSamplingOptions pool;
+      pool.sampler = poolSampler;
+      pool.fraction = poolFraction;
+      pool.rounds = poolRounds;
+      pool.model = options;
+      pool.seed = seed;
+      pool.verbose = verbose;
+      size_t poolSize = trainPart.size();
+      auto chosen = samplePool(trainPart, pool);
+      if (!chosen)
+        return fail(llvm::toString(chosen.takeError()));
+      trainPart = trainPart.select(*chosen);
+      llvm::errs() << llvm::format("tcl-train: %s kept %zu records (%.1f%%) "
+                                   "of the training networks\n",
+                                   poolSampler.c_str(), trainPart.size(),
+                                   100.0 * trainPart.size() / poolSize);
+    }
     auto [validation, train] = trainPart.splitSamples(validationFraction, seed);
     auto trained = model->train(train, validation);
     if (!trained)
@@ -217,6 +247,7 @@ int main(int argc, char **argv) {
                      {"featurize_per_second", dataset->size() / featurizeSeconds},
                      {"test_networks", std::move(heldOut)},
                      {"train_records", static_cast<int64_t>(trainPart.size())},
+                     {"pool_sampler", poolSampler.getValue()},
                      {"test_records", static_cast<int64_t>(evaluated.size())},
                      {"pca", metrics.pairwiseAccuracy},
                      {"top1", metrics.top1},

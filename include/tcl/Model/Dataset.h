@@ -70,6 +70,10 @@ struct Dataset {
   /// `fraction` and the rest; groups keep their best latency, so labels do
   /// not change.
   std::pair<Dataset, Dataset> splitSamples(double fraction, uint64_t seed) const;
+  /// The samples `keep` lists (indices into this dataset, any order), as
+  /// if only they had been measured: each group's best latency and labels
+  /// are those of its kept samples; groups with none are dropped.
+  Dataset select(llvm::ArrayRef<size_t> keep) const;
   /// Networks that some group's task belongs to.
   std::set<std::string> networks() const;
 };

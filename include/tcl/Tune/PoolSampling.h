@@ -1,0 +1,48 @@
+//===- PoolSampling.h - Choosing what to measure from a pool ----*- C++ -*-===//
+//
+// The RDU sampler in pool mode (active learning): of a pool of candidates
+// per task, measure only a fraction, chosen in rounds. Each round trains a
+// model on what is chosen so far and lets the sampler pick the next share of
+// every task's candidates in that model's embedding space. Run on an
+// already-measured dataset, it answers how much of the pool a model needs:
+// the RDU ablation compares a model trained on the chosen fraction with one
+// trained on the whole pool, and with one trained on a random fraction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_TUNE_POOLSAMPLING_H
+#define TCL_TUNE_POOLSAMPLING_H
+
+#include "tcl/Model/CostModel.h"
+#include "tcl/Tune/RduSampler.h"
+
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace tcl {
+
+struct PoolSamplingOptions {
+  /// "rdu" or "random".
+  std::string sampler = "rdu";
+  /// Share of each task's pool to choose (at least two per task).
+  double fraction = 0.1;
+  /// Rounds: the first share is random, each later one is the sampler's.
+  unsigned rounds = 4;
+  RduOptions rdu;
+  /// The models trained between rounds (their epochs are capped at
+  /// `roundEpochs`).
+  ModelOptions model;
+  unsigned roundEpochs = 15;
+  uint64_t seed = 0;
+  /// One line per round.
+  bool verbose = false;
+};
+
+/// Indices into `pool` of the chosen samples, sorted.
+llvm::Expected<std::vector<size_t>> samplePool(const Dataset &pool,
+                                               const PoolSamplingOptions &options);
+
+} // namespace tcl
+
+#endif // TCL_TUNE_POOLSAMPLING_H

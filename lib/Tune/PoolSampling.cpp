@@ -1,0 +1,111 @@
+//===- PoolSampling.cpp - Choosing what to measure from a pool ------------===//
+
+#include "tcl/Tune/PoolSampling.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace tcl;
+
+/// How many of `size` candidates a task gets after `round` of `rounds`.
+static size_t quotaAfter(size_t size, double fraction, unsigned round,
+                         unsigned rounds) {
+  size_t total = std::min(
+      size, std::max<size_t>(2, static_cast<size_t>(std::lround(fraction * size))));
+  return std::max<size_t>(std::min<size_t>(total, 2),
+                          total * round / std::max(1u, rounds));
+}
+
+llvm::Expected<std::vector<size_t>>
+tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
+  if (options.sampler != "rdu" && options.sampler != "random")
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unknown pool sampler '" + options.sampler +
+                                       "' (expected rdu or random)");
+  std::mt19937_64 random(options.seed);
+  std::vector<std::vector<size_t>> chosen(pool.groups.size());
+  std::vector<std::vector<size_t>> left(pool.groups.size());
+  for (auto [index, group] : llvm::enumerate(pool.groups)) {
+    for (size_t sample = group.begin; sample < group.end; ++sample)
+      left[index].push_back(sample);
+    std::shuffle(left[index].begin(), left[index].end(), random);
+  }
+  auto takeRandom = [&](size_t group, size_t count) {
+    for (size_t i = 0; i < count && !left[group].empty(); ++i) {
+      chosen[group].push_back(left[group].back());
+      left[group].pop_back();
+    }
+  };
+  unsigned rounds = options.sampler == "random" ? 1 : std::max(1u, options.rounds);
+  for (unsigned round = 1; round <= rounds; ++round) {
+    std::vector<size_t> wanted(pool.groups.size());
+    for (auto [index, group] : llvm::enumerate(pool.groups)) {
+      size_t quota = quotaAfter(group.end - group.begin, options.fraction,
+                                round, rounds);
+      wanted[index] = quota > chosen[index].size() ? quota - chosen[index].size() : 0;
+    }
+    if (round == 1) {
+      for (size_t group = 0; group < pool.groups.size(); ++group)
+        takeRandom(group, wanted[group]);
+      continue;
+    }
+    // A model of what is chosen so far places the pool in its embedding.
+    std::vector<size_t> sofar;
+    for (const std::vector<size_t> &samples : chosen)
+      sofar.insert(sofar.end(), samples.begin(), samples.end());
+    Dataset chosenSet = pool.select(sofar);
+    ModelOptions modelOptions = options.model;
+    modelOptions.epochs = std::min(modelOptions.epochs, options.roundEpochs);
+    modelOptions.seed = options.seed + round;
+    auto model = CostModel::create(modelOptions);
+    if (!model)
+      return model.takeError();
+    if (auto trained = (*model)->train(chosenSet, Dataset()); !trained)
+      return trained.takeError();
+    Prediction all = (*model)->predictForSampling(pool.all());
+    size_t dim = all.embeddingSize;
+    for (size_t group = 0; group < pool.groups.size(); ++group) {
+      if (wanted[group] == 0 || left[group].empty())
+        continue;
+      std::vector<float> candidates, measured, uncertainty;
+      for (size_t sample : left[group]) {
+        candidates.insert(candidates.end(), all.embeddings.begin() + sample * dim,
+                          all.embeddings.begin() + (sample + 1) * dim);
+        if (!all.uncertainty.empty())
+          uncertainty.push_back(all.uncertainty[sample]);
+      }
+      for (size_t sample : chosen[group])
+        measured.insert(measured.end(), all.embeddings.begin() + sample * dim,
+                        all.embeddings.begin() + (sample + 1) * dim);
+      RduPool rduPool;
+      rduPool.candidates = {candidates.data(), left[group].size(), dim};
+      rduPool.measured = {measured.data(), chosen[group].size(), dim};
+      rduPool.uncertainty = uncertainty;
+      RduOptions rdu = options.rdu;
+      rdu.seed = options.seed * 7919 + group * 31 + round;
+      std::vector<size_t> picks = selectRdu(rduPool, wanted[group], rdu);
+      std::vector<bool> taken(left[group].size(), false);
+      for (size_t pick : picks) {
+        chosen[group].push_back(left[group][pick]);
+        taken[pick] = true;
+      }
+      std::vector<size_t> rest;
+      for (size_t i = 0; i < left[group].size(); ++i)
+        if (!taken[i])
+          rest.push_back(left[group][i]);
+      left[group] = std::move(rest);
+    }
+    if (options.verbose)
+      llvm::errs() << llvm::format("pool round %u: %zu chosen\n", round,
+                                   sofar.size());
+  }
+  std::vector<size_t> result;
+  for (const std::vector<size_t> &samples : chosen)
+    result.insert(result.end(), samples.begin(), samples.end());
+  llvm::sort(result);
+  return result;
+}
