@@ -39,6 +39,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, HERE)
+from cost_models import import_dataset  # noqa: E402
 
 METHODS = {
     "tcl": {"model": "mamba", "sampler": "rdu"},
@@ -62,12 +64,7 @@ def pretrained_model(bin_dir, work, kind, held_out):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     db = os.path.join(work, "dataset.db")
     if not os.path.exists(db):
-        xz = subprocess.Popen(["xz", "-dc", os.path.join(ROOT, "data", "cpu-dataset.jsonl.xz")],
-                              stdout=subprocess.PIPE)
-        run([os.path.join(bin_dir, "tcl-db"), "import", db, "-"], stdin=xz.stdout,
-            stdout=subprocess.DEVNULL)
-        if xz.wait() != 0:
-            sys.exit("cannot decompress the dataset")
+        import_dataset(bin_dir, work)
     run([os.path.join(bin_dir, "tcl-train"), db, "--model=" + kind,
          "--test-networks=" + held_out, "-o", path, "--json=" + path + ".json"],
         stdout=subprocess.DEVNULL)

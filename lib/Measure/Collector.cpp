@@ -10,6 +10,7 @@
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Space/Space.h"
 #include "tcl/Support/Context.h"
+#include "tcl/Support/Duration.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -249,15 +250,6 @@ private:
   /// Pairs whose space has no unmeasured schedule left.
   std::set<std::pair<size_t, size_t>> exhausted;
 };
-
-std::string formatDuration(double seconds) {
-  if (!(seconds >= 0) || seconds > 1e7)
-    return "?";
-  int64_t total = static_cast<int64_t>(seconds);
-  if (total >= 3600)
-    return llvm::formatv("{0}h{1:2}m", total / 3600, (total % 3600) / 60);
-  return llvm::formatv("{0}m{1:2}s", total / 60, total % 60);
-}
 
 } // namespace
 

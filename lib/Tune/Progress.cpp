@@ -2,6 +2,8 @@
 
 #include "Progress.h"
 
+#include "tcl/Support/Duration.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -15,15 +17,6 @@ static std::string formatSeconds(std::optional<double> seconds) {
   if (*seconds >= 1e-3)
     return llvm::formatv("{0:F3} ms", *seconds * 1e3);
   return llvm::formatv("{0:F1} us", *seconds * 1e6);
-}
-
-static std::string formatDuration(double seconds) {
-  if (!(seconds >= 0) || seconds > 1e7)
-    return "?";
-  int64_t total = static_cast<int64_t>(seconds);
-  if (total >= 3600)
-    return llvm::formatv("{0}h{1:2}m", total / 3600, (total % 3600) / 60);
-  return llvm::formatv("{0}m{1:2}s", total / 60, total % 60);
 }
 
 /// "2.10x" when both are known: how many times faster `best` is.
