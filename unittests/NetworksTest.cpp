@@ -26,10 +26,13 @@ std::shared_ptr<ScoringNetworkImpl> build(const NetworkConfig &config) {
   return *network;
 }
 
+/// A network of `kind` without dropout, so that scores are deterministic in
+/// training mode too (DropoutOnlyWhileTraining tests dropout).
 NetworkConfig configFor(const std::string &kind, int64_t featureSize) {
   NetworkConfig config;
   config.kind = kind;
   config.featureSize = featureSize;
+  config.dropout = 0;
   return config;
 }
 
@@ -85,6 +88,27 @@ TEST_P(NetworkKindTest, PaddingDoesNotChangeScores) {
   EXPECT_TRUE(torch::allclose(scores, padded, /*rtol=*/1e-5, /*atol=*/1e-5))
       << scores << "\n"
       << padded;
+}
+
+TEST_P(NetworkKindTest, DropoutOnlyWhileTraining) {
+  NetworkConfig config = configFor(GetParam(), 6);
+  config.dropout = 0.5;
+  std::shared_ptr<ScoringNetworkImpl> network = build(config);
+  ASSERT_TRUE(network);
+  Batch batch = randomBatch({3, 5, 2, 4}, 5, 6);
+  network->train();
+  torch::Tensor first = network->forward(batch.tokens, batch.mask);
+  torch::Tensor second = network->forward(batch.tokens, batch.mask);
+  EXPECT_FALSE(torch::allclose(first, second));
+  network->eval();
+  EXPECT_TRUE(torch::equal(network->forward(batch.tokens, batch.mask),
+                           network->forward(batch.tokens, batch.mask)));
+  // The representation is what the readout scores.
+  torch::NoGradGuard noGrad;
+  torch::Tensor embedding = network->embed(batch.tokens, batch.mask);
+  EXPECT_EQ(embedding.size(0), 4);
+  EXPECT_TRUE(torch::allclose(network->readoutOf(embedding),
+                              network->forward(batch.tokens, batch.mask)));
 }
 
 /// Inference takes other code paths (slices of the batch, fused CPU kernels,
