@@ -38,14 +38,24 @@ def main():
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=1)
     parser.add_argument("--out", default="rdu_ablation.json")
+    parser.add_argument("--full", help="JSON of an earlier run: reuse its full-pool "
+                                       "models instead of training them again")
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
 
-    runs = []
+    runs, reused = [], []
+    if args.full:
+        with open(args.full) as f:
+            reused = [run for run in json.load(f)["runs"] if run["pool_sampler"] == "none"]
     with tempfile.TemporaryDirectory() as work:
         db = args.db or import_dataset(bin_dir, work)
         for seed in range(args.seeds):
             for sampler in ["none", "rdu", "random"]:
+                earlier = [run for run in reused if run["pool_sampler"] == sampler
+                           and run["seed"] == seed]
+                if earlier:
+                    runs.append(earlier[0])
+                    continue
                 out = os.path.join(work, "%s-%d.json" % (sampler, seed))
                 command = [os.path.join(bin_dir, "tcl-train"), db, "--model=" + args.model,
                            "--test-networks=" + args.test_networks, "--seed=%d" % seed,

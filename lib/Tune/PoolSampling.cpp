@@ -59,7 +59,12 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
       sofar.insert(sofar.end(), samples.begin(), samples.end());
     Dataset chosenSet = pool.select(sofar);
     ModelOptions modelOptions = options.model;
-    modelOptions.epochs = std::min(modelOptions.epochs, options.roundEpochs);
+    size_t perBatch = std::max(1u, modelOptions.groupsPerBatch) *
+                      std::max(2u, modelOptions.samplesPerGroup);
+    size_t batchesPerEpoch = std::max<size_t>(1, chosenSet.size() / perBatch);
+    modelOptions.epochs = static_cast<unsigned>(
+        (options.roundSteps + batchesPerEpoch - 1) / batchesPerEpoch);
+    modelOptions.patience = modelOptions.epochs;
     modelOptions.seed = options.seed + round;
     auto model = CostModel::create(modelOptions);
     if (!model)

@@ -27,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace tcl;
 namespace cl = llvm::cl;
@@ -199,6 +200,17 @@ int main(int argc, char **argv) {
       if (!chosen)
         return fail(llvm::toString(chosen.takeError()));
       trainPart = trainPart.select(*chosen);
+      // As many gradient steps as on the whole pool: a model trained on a
+      // tenth of the data for the same epochs would be judged undertrained,
+      // not short of data.
+      double scale = static_cast<double>(poolSize) / std::max<size_t>(1, trainPart.size());
+      ModelOptions scaled = model->options();
+      scaled.epochs = static_cast<unsigned>(std::lround(scaled.epochs * scale));
+      scaled.patience = static_cast<unsigned>(std::lround(scaled.patience * scale));
+      auto rescaled = CostModel::create(scaled);
+      if (!rescaled)
+        return fail(llvm::toString(rescaled.takeError()));
+      model = std::move(*rescaled);
       llvm::errs() << llvm::format("tcl-train: %s kept %zu records (%.1f%%) "
                                    "of the training networks\n",
                                    poolSampler.c_str(), trainPart.size(),

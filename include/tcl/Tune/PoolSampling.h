@@ -30,10 +30,10 @@ struct PoolSamplingOptions {
   /// Rounds: the first share is random, each later one is the sampler's.
   unsigned rounds = 4;
   RduOptions rdu;
-  /// The models trained between rounds (their epochs are capped at
-  /// `roundEpochs`).
+  /// The models trained between rounds, for about `roundSteps` gradient
+  /// steps each, however few samples are chosen yet.
   ModelOptions model;
-  unsigned roundEpochs = 15;
+  unsigned roundSteps = 300;
   uint64_t seed = 0;
   /// One line per round.
   bool verbose = false;
