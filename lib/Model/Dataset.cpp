@@ -104,6 +104,12 @@ Dataset Dataset::select(llvm::ArrayRef<size_t> keep) const {
   return result;
 }
 
+bool Dataset::hasPairs() const {
+  return llvm::any_of(groups, [](const DatasetGroup &group) {
+    return group.end - group.begin >= 2;
+  });
+}
+
 std::set<std::string> Dataset::networks() const {
   std::set<std::string> names;
   for (const DatasetGroup &group : groups)

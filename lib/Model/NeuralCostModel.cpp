@@ -216,9 +216,10 @@ private:
     return {groups, perGroup};
   }
 
-  /// Trains for at most `epochs` epochs. With a validation set (an empty
-  /// one watches the training set), stops early and keeps the best epoch's
-  /// weights; without one (the online update), keeps the last.
+  /// Trains for at most `epochs` epochs. With a validation set (one without
+  /// a pair to compare, such as an empty one, watches the training set),
+  /// stops early and keeps the best epoch's weights; without one (the
+  /// online update), keeps the last.
   TrainingReport trainOrThrow(const Dataset &trainSet,
                               const Dataset *validation, unsigned epochs) {
     auto start = std::chrono::steady_clock::now();
@@ -277,7 +278,7 @@ private:
       report.epochs = epoch;
       if (!validation)
         continue;
-      const Dataset &watch = validation->size() ? *validation : trainSet;
+      const Dataset &watch = validation->hasPairs() ? *validation : trainSet;
       double accuracy = pairwiseAccuracy(watch, predict(watch.all()));
       if (modelOptions.verbose)
         llvm::errs() << llvm::format("epoch %3u  loss %.5f  validation PCA %.4f\n",

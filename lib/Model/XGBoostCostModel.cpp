@@ -115,7 +115,7 @@ public:
         return std::move(error);
 
     TrainingReport report;
-    const Dataset &watch = validation.size() ? validation : trainSet;
+    const Dataset &watch = validation.hasPairs() ? validation : trainSet;
     double best = -1;
     unsigned sinceBest = 0;
     // One "epoch" is 10 boosting rounds.

@@ -74,6 +74,9 @@ struct Dataset {
   /// if only they had been measured: each group's best latency and labels
   /// are those of its kept samples; groups with none are dropped.
   Dataset select(llvm::ArrayRef<size_t> keep) const;
+  /// Whether some group has two samples: whether pairwise accuracy means
+  /// anything on this dataset (a validation split of a small pool may not).
+  bool hasPairs() const;
   /// Networks that some group's task belongs to.
   std::set<std::string> networks() const;
 };
