@@ -67,6 +67,8 @@ tcl::evolve(const Space &space, llvm::ArrayRef<Assignment> seeds,
   // Every schedule scored so far, best kept: the answer is the best of all
   // generations, not of the last one.
   std::map<std::string, ScoredSchedule> scored;
+  /// The score of every schedule evaluated, excluded ones included.
+  std::map<std::string, float> known;
   std::vector<Assignment> population;
   std::set<std::string> inPopulation;
   auto add = [&](Assignment assignment) {
@@ -97,12 +99,25 @@ tcl::evolve(const Space &space, llvm::ArrayRef<Assignment> seeds,
   for (unsigned generation = 0;; ++generation) {
     if (population.empty())
       break;
-    std::vector<float> scores = score(population);
-    for (auto [assignment, value] : llvm::zip(population, scores)) {
+    // Only schedules not seen before go to the model: the elites that
+    // survive a generation keep their scores.
+    std::vector<std::string> texts;
+    std::vector<Assignment> unseen;
+    for (const Assignment &assignment : population) {
+      texts.push_back(space.format(assignment));
+      if (!known.count(texts.back()))
+        unseen.push_back(assignment);
+    }
+    std::vector<float> fresh = unseen.empty() ? std::vector<float>() : score(unseen);
+    for (auto [assignment, value] : llvm::zip(unseen, fresh)) {
       std::string text = space.format(assignment);
+      known[text] = value;
       if (!exclude.count(text))
         scored.try_emplace(text, ScoredSchedule{assignment, value});
     }
+    std::vector<float> scores;
+    for (const std::string &text : texts)
+      scores.push_back(known[text]);
     if (generation == options.generations)
       break;
     // Parents by tournaments of two: selection pressure that only needs the
