@@ -41,3 +41,16 @@ if os.path.isdir(config.tcl_models_dir):
     config.available_features.add("shared-models")
 if config.tcl_have_cuda:
     config.available_features.add("cuda")
+# ptxas checks generated PTX without a GPU (tests of the GPU templates).
+ptxas = lit.util.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+nvcc = lit.util.which("nvcc") or (
+    "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
+    config.substitutions.append(
+        ("%cuda_root", os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))))

@@ -2,10 +2,13 @@
 
 #include "tcl/Passes/Passes.h"
 #include "tcl/Target/CpuTarget.h"
+#include "tcl/Target/GpuTarget.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -127,6 +130,80 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
   return success();
 }
 
+void tcl::addGpuCodegenPasses(OpPassManager &pm, const GpuTarget &target,
+                               StringRef format) {
+  pm.addPass(createCanonicalizerPass());
+  // Identity layouts at the boundary: tcl-runner passes plain pointers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTclGpuMapToLaunch());
+  // Per-thread temporaries (a copy's staging vector) live in registers.
+  bufferization::PromoteBuffersToStackPassOptions stack;
+  stack.maxAllocSizeInBytes = 4096;
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass(stack));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createTclGpuRecordLaunches());
+  pm.addNestedPass<gpu::GPUModuleOp>(createTclGpuAlignWorkgroupMemory());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertLinalgToLoopsPass());
+  VectorTransferToSCFOptions transferOptions;
+  transferOptions.enableFullUnroll();
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToSCFPass(transferOptions));
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  // 128-bit global and shared loads, and loop-carried vector accumulators
+  // lowered before the GPU-to-NVVM conversion (FACTS.md).
+  ConvertVectorToLLVMPassOptions vectorOptions;
+  vectorOptions.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  vectorOptions.useVectorAlignment = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToLLVMPass(vectorOptions));
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = target.chip;
+  nvvm.cubinFeatures = target.ptxFeatures;
+  nvvm.cubinFormat = format.str();
+  nvvm.kernelUseBarePtrCallConv = true;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+LogicalResult tcl::buildGpuLoweringPipeline(OpPassManager &pm,
+                                            const GpuLoweringOptions &options) {
+  llvm::Expected<GpuTarget> target = GpuTarget::parse(options.target);
+  if (!target) {
+    llvm::errs() << "tcl-lower-gpu: " << llvm::toString(target.takeError())
+                 << "\n";
+    return failure();
+  }
+  if (!llvm::is_contained({"isa", "bin", "fatbin"}, options.format)) {
+    llvm::errs() << "tcl-lower-gpu: unknown format '" << options.format
+                 << "' (expected isa, bin or fatbin)\n";
+    return failure();
+  }
+  if (!StringRef(options.schedule).ends_with(".mlir")) {
+    llvm::errs() << "tcl-lower-gpu: schedule= needs a schedule file (.mlir) "
+                    "from tcl-concretize of a tcl-gpu-space (GPU code has no "
+                    "default schedule yet)\n";
+    return failure();
+  }
+  TclApplyScheduleOptions apply;
+  apply.schedulePath = options.schedule;
+  pm.addPass(createTclApplySchedule(apply));
+  addGpuCodegenPasses(pm, *target, options.format);
+  if (!options.exportDir.empty()) {
+    TclGpuExportKernelsOptions exportOptions;
+    exportOptions.outputDir = options.exportDir;
+    pm.addPass(createTclGpuExportKernels(exportOptions));
+  }
+  return success();
+}
+
 void tcl::registerTclPipelines() {
   // Not PassPipelineRegistration: its builder returns void, which would
   // drop the failure of a bad cpu=, features= or schedule= and let
@@ -144,5 +221,19 @@ void tcl::registerTclPipelines() {
       },
       [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
         optionsHandler(CpuLoweringOptions());
+      });
+  registerPassPipeline(
+      "tcl-lower-gpu",
+      "Apply a GPU schedule and compile the module for an NVVM target: "
+      "gpu.launch, kernel outlining, NVVM, and PTX or cubin objects",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GpuLoweringOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        return buildGpuLoweringPipeline(pm, options);
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(GpuLoweringOptions());
       });
 }

@@ -81,8 +81,8 @@ static std::string sequenceForOccurrence(llvm::StringRef sequence,
   return copy;
 }
 
-FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
-                                                    const CpuTarget &target) {
+FailureOr<OwningOpRef<ModuleOp>>
+tcl::buildSpace(ModuleOp payload, TemplateFn writeTemplate) {
   llvm::StringMap<Operation *> anchorByKey;
   llvm::StringMap<size_t> occurrences;
   // Where each occurrence's schedule tiles from: its fusion root, else its
@@ -106,13 +106,11 @@ FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
                      "!transform.any_op {transform.readonly}) {\n";
   std::vector<std::pair<size_t, std::string>> includes;
   for (const Task &task : tasks.tasks) {
-    // Softmax has no loops of its own until it is decomposed, and is left
-    // to the default schedule after decomposition.
-    if (task.kind == TaskKind::Softmax)
-      continue;
     auto anchor = cast<linalg::LinalgOp>(anchorByKey[task.key]);
-    std::string sequence = writeCpuTemplate(
-        anchor, task.kind, task.key, task.fusableConsumers.size(), target);
+    std::optional<std::string> written = writeTemplate(anchor, task);
+    if (!written)
+      continue;
+    std::string sequence = std::move(*written);
     // The task's work, for tools that weigh spaces (tcl-print-space).
     size_t attributes = sequence.find("attributes {");
     sequence.insert(attributes + 12,
@@ -140,13 +138,26 @@ FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
             " failures(propagate) (%root) : (!transform.any_op) -> ()\n";
   text += main + "    transform.yield\n  }\n}\n";
   ParserConfig config(payload.getContext());
-  OwningOpRef<ModuleOp> space = parseSourceString<ModuleOp>(text, config, "tcl-cpu-space");
+  OwningOpRef<ModuleOp> space = parseSourceString<ModuleOp>(text, config, "tcl-space");
   if (!space) {
     payload.emitError("tcl bug: a generated schedule template does not parse");
     llvm::errs() << text;
     return failure();
   }
   return std::move(space);
+}
+
+FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,
+                                                    const CpuTarget &target) {
+  return buildSpace(payload, [&](linalg::LinalgOp anchor, const Task &task)
+                                 -> std::optional<std::string> {
+    // Softmax has no loops of its own until it is decomposed, and is left
+    // to the default schedule after decomposition.
+    if (task.kind == TaskKind::Softmax)
+      return std::nullopt;
+    return writeCpuTemplate(anchor, task.kind, task.key,
+                            task.fusableConsumers.size(), target);
+  });
 }
 
 FailureOr<OwningOpRef<ModuleOp>> tcl::buildCpuSpace(ModuleOp payload,

@@ -95,7 +95,7 @@ std::string TemplateWriter::splitAcrossThreads(
     llvm::StringRef op, llvm::ArrayRef<int64_t> bounds,
     llvm::ArrayRef<unsigned> parallelLoops,
     const std::vector<std::pair<unsigned, std::string>> &cacheKnobOfLoop) {
-  int64_t threads = target.threads;
+  int64_t threads = cpu().threads;
   std::vector<unsigned> candidates;
   for (unsigned loop : parallelLoops)
     if (threads > 1 && bounds[loop] >= threads && bounds[loop] % threads == 0)
@@ -148,23 +148,36 @@ void TemplateWriter::fuseIntoConsumer(mlir::AffineMap outputMap,
                      "{{tcl.fusion_root = \"{1}\"} in %root : "
                      "(!transform.any_op) -> !transform.any_op",
                      root, key));
-  std::vector<std::string> operandTypes{"!transform.any_op"};
-  unsigned loopCount = 0;
-  for (const std::string &size : sizes) {
-    if (size.front() == '%')
-      operandTypes.push_back("!transform.param<i64>");
-    loopCount += size != "0";
-  }
-  std::string results = "!transform.any_op";
-  for (unsigned i = 0; i < loopCount; ++i)
-    results += ", !transform.any_op";
-  std::string order;
-  llvm::raw_string_ostream os(order);
-  llvm::interleaveComma(interchange, os);
-  line(llvm::formatv("{0}, {0}_loops:{1} = transform.structured.fuse {2} "
-                     "tile_sizes [{3}] interchange [{4}] : ({5}) -> ({6})",
-                     fresh("fused"), loopCount, root, llvm::join(sizes, ", "),
-                     order, llvm::join(operandTypes, ", "), results));
+  // Tile the root, then fuse exactly the task's ops into the innermost
+  // tile loop: its other consumers, nearest first, and the anchor.
+  // Greedy producer fusion (transform.structured.fuse) would also pull in
+  // whatever computes the task's inputs in the model (a padding, the
+  // previous layer), recomputing it for every tile.
+  std::vector<int64_t> order;
+  for (unsigned result = 0; result < sizes.size(); ++result)
+    order.push_back(result);
+  auto [tiledRoot, tileLoops] = tile(root, sizes, interchange.empty() ? order
+                                                                     : interchange);
+  if (tileLoops.empty())
+    return;
+  std::string chain = fresh("fused_chain");
+  line(llvm::formatv("{0} = transform.structured.match attributes "
+                     "{{tcl.fused_consumer = \"{1}\"} in %func : "
+                     "(!transform.any_op) -> !transform.any_op",
+                     chain, key));
+  std::string anchor = fresh("fused_anchor");
+  line(llvm::formatv("{0} = transform.structured.match attributes "
+                     "{{tcl.task = \"{1}\"} in %func : (!transform.any_op) -> "
+                     "!transform.any_op",
+                     anchor, key));
+  std::string producers = fresh("producers");
+  line(llvm::formatv("{0} = transform.merge_handles {1}, {2} : "
+                     "!transform.any_op",
+                     producers, chain, anchor));
+  line(llvm::formatv("{0}, {0}_loop = transform.structured."
+                     "fuse_into_containing_op {1} into {2} : (!transform.any_op, "
+                     "!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                     fresh("fused"), producers, tileLoops.back()));
   // The unfused originals are dead now; remove them before the task's ops
   // are matched again.
   line("transform.apply_dce to %func : !transform.any_op");

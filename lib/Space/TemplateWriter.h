@@ -39,8 +39,12 @@ class TemplateWriter {
 public:
   TemplateWriter(llvm::StringRef key, llvm::StringRef kindName,
                  const CpuTarget &target, unsigned fusedConsumers)
-      : key(key.str()), kindName(kindName.str()), target(target),
+      : key(key.str()), kindName(kindName.str()), target(&target),
         consumers(fusedConsumers) {}
+  /// A writer for templates of no CPU target (GPU templates), which use
+  /// only the target-independent helpers.
+  TemplateWriter(llvm::StringRef key, llvm::StringRef kindName)
+      : key(key.str()), kindName(kindName.str()) {}
 
   /// Declares knob `name` (qualified by the task key) and returns its SSA
   /// name, e.g. "%reg_m".
@@ -104,7 +108,10 @@ public:
   /// The whole named sequence.
   std::string str() const;
 
-  const CpuTarget &cpu() const { return target; }
+  const CpuTarget &cpu() const {
+    assert(target && "a CPU helper used by a GPU template");
+    return *target;
+  }
   const std::string &taskKey() const { return key; }
   /// Length of the elementwise chain that extraction fused into the task.
   unsigned fusedConsumers() const { return consumers; }
@@ -119,11 +126,11 @@ public:
                         llvm::ArrayRef<int64_t> loopOrder);
   /// Elements of `elementBits` bits per vector register.
   int64_t lanes(unsigned elementBits) const {
-    return std::max<int64_t>(1, target.vectorBits() / std::max(8u, elementBits));
+    return std::max<int64_t>(1, cpu().vectorBits() / std::max(8u, elementBits));
   }
   /// Accumulator registers a register tile may occupy: the register file
   /// less one for the broadcast operand and one for a loaded vector.
-  int64_t accumulatorRegisters() const { return target.vectorRegisters() - 2; }
+  int64_t accumulatorRegisters() const { return cpu().vectorRegisters() - 2; }
 
 private:
   /// "matmul_<key>.reg_m": unique across a model's templates, and an
@@ -133,8 +140,8 @@ private:
   }
 
   std::string key, kindName;
-  const CpuTarget &target;
-  unsigned consumers;
+  const CpuTarget *target = nullptr;
+  unsigned consumers = 0;
   std::string knobs, body;
   std::vector<std::string> knobNames, constraints;
   unsigned counter = 0;
@@ -147,6 +154,12 @@ void writeContractionTemplate(TemplateWriter &writer, mlir::linalg::LinalgOp op,
                               bool isMatmul);
 bool writeConvolutionTemplate(TemplateWriter &writer, mlir::linalg::LinalgOp op);
 void writeGenericTemplate(TemplateWriter &writer, mlir::linalg::LinalgOp op);
+
+struct GpuTarget;
+/// The GPU template of any task kind (see GpuTemplate.cpp); false when the
+/// op has no parallel loop to map to blocks.
+bool writeGpuTemplate(TemplateWriter &writer, mlir::linalg::LinalgOp op,
+                      bool isContraction, const GpuTarget &target);
 
 } // namespace tcl
 

@@ -204,26 +204,28 @@ std::string tcl::occurrenceTag(llvm::StringRef key, size_t index,
 }
 
 TaskSet tcl::annotateTasks(ModuleOp module) {
-  std::vector<std::pair<std::string, std::pair<Operation *, Operation *>>>
+  std::vector<std::pair<std::string, std::pair<Operation *, std::vector<Operation *>>>>
       occurrences;
   TaskSet tasks = extractTasks(
       module, {}, [&](const TaskOccurrence &occurrence, const Task &task) {
         occurrences.push_back(
             {task.key,
-             {occurrence.anchor, occurrence.consumers.empty()
-                                     ? nullptr
-                                     : occurrence.consumers.back()}});
+             {occurrence.anchor,
+              std::vector<Operation *>(occurrence.consumers.begin(),
+                                       occurrence.consumers.end())}});
       });
   llvm::StringMap<size_t> count, seen;
   for (const auto &[key, ops] : occurrences)
     ++count[key];
   for (const auto &[key, ops] : occurrences) {
-    auto [anchor, root] = ops;
+    const auto &[anchor, consumers] = ops;
     auto tag = StringAttr::get(module.getContext(),
                                occurrenceTag(key, seen[key]++, count[key]));
     anchor->setAttr(kTaskAttrName, tag);
-    if (root)
-      root->setAttr(kFusionRootAttrName, tag);
+    for (auto [index, consumer] : llvm::enumerate(consumers))
+      consumer->setAttr(index + 1 == consumers.size() ? kFusionRootAttrName
+                                                      : kFusedConsumerAttrName,
+                        tag);
   }
   return tasks;
 }

@@ -106,6 +106,7 @@ tcl::outlineTask(const TaskOccurrence &occurrence, std::string &whyNot) {
     Operation *clone = builder.clone(*op, mapping);
     clone->removeAttr(kTaskAttrName);
     clone->removeAttr(kFusionRootAttrName);
+    clone->removeAttr(kFusedConsumerAttrName);
   }
   func::ReturnOp::create(builder, loc, mapping.lookup(result));
   return std::move(module);

@@ -14,6 +14,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -27,7 +28,7 @@
 static bool writesReportToStdout(llvm::StringRef arg) {
   if (arg.contains("tcl-print-space"))
     return true;
-  if (arg.contains("tcl-cpu-space"))
+  if (arg.contains("tcl-cpu-space") || arg.contains("tcl-gpu-space"))
     return !arg.contains("output=") || arg.contains("output=-");
   if (!arg.contains("tcl-extract-tasks"))
     return false;
@@ -44,6 +45,8 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::transform::registerTuneExtension(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR in-process.
+  mlir::registerAllToLLVMIRTranslations(registry);
 
   llvm::cl::AddExtraVersionPrinter(
       [](llvm::raw_ostream &os) { tcl::printVersion(os); });

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -16,6 +17,8 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace tcl {
+
+struct GpuTarget;
 
 #define GEN_PASS_DECL
 #include "tcl/Passes/Passes.h.inc"
@@ -46,7 +49,41 @@ struct CpuLoweringOptions : public mlir::PassPipelineOptions<CpuLoweringOptions>
 llvm::LogicalResult buildCpuLoweringPipeline(mlir::OpPassManager &pm,
                                              const CpuLoweringOptions &options);
 
-/// Registers the tcl pipelines (`tcl-lower-cpu`) with the global registry;
+/// Options of the `tcl-lower-gpu` pipeline.
+struct GpuLoweringOptions : public mlir::PassPipelineOptions<GpuLoweringOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("GPU target, nvvm:<chip>"),
+                             llvm::cl::init("nvvm:sm_90")};
+  Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Schedule file (.mlir) from tcl-concretize of a "
+                     "tcl-gpu-space"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel object: 'isa' (PTX, needs no CUDA toolkit), "
+                     "'bin' (cubin, through ptxas) or 'fatbin'"),
+      llvm::cl::init("isa")};
+  Option<std::string> exportDir{
+      *this, "export-dir",
+      llvm::cl::desc("Write each kernel's PTX and launch config (JSON) here "
+                     "(empty: keep them in the module only)"),
+      llvm::cl::init("")};
+};
+
+/// Adds the code generation half of `tcl-lower-gpu` for a module whose
+/// schedule has been applied: bufferization, the gpu.launch mapping, kernel
+/// outlining, NVVM lowering and `gpu-module-to-binary` in `format`.
+void addGpuCodegenPasses(mlir::OpPassManager &pm, const GpuTarget &target,
+                         llvm::StringRef format);
+
+/// Builds the pipeline from a GPU-scheduled module (linalg on tensors) to
+/// host LLVM IR plus a gpu.binary per kernel. Fails with a diagnostic on a
+/// bad target or format, or a missing schedule.
+llvm::LogicalResult buildGpuLoweringPipeline(mlir::OpPassManager &pm,
+                                             const GpuLoweringOptions &options);
+
+/// Registers the tcl pipelines (`tcl-lower-cpu`, `tcl-lower-gpu`) with the global registry;
 /// the generated registerTclPasses() registers the individual passes.
 void registerTclPipelines();
 

@@ -188,4 +188,112 @@ def TclSetCpuTarget : Pass<"tcl-set-cpu-target", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def TclGpuSpace : Pass<"tcl-gpu-space", "mlir::ModuleOp"> {
+  let summary = "Write the NVVM GPU schedule space of a model as a tunable "
+                "Transform script";
+  let description = [{
+    The GPU counterpart of `tcl-cpu-space`: a template `@tcl_<key>` per task
+    tiles its op onto a grid of thread blocks (`scf.forall` mapped to
+    `#gpu.block` and `#gpu.thread`), with knobs for the block tiles, the
+    reduction step, the thread block shape and, for contractions, staging
+    operand tiles in shared memory. Constraints keep schedules within the
+    chip's limits. `tcl-concretize` picks a schedule and `tcl-lower-gpu`
+    compiles it to PTX.
+  }];
+  let options = [
+    Option<"outputPath", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the space to ('-' is standard output)">,
+    Option<"target", "target", "std::string", /*default=*/"\"nvvm:sm_90\"",
+           "GPU target, nvvm:<chip>">,
+  ];
+}
+
+def TclGpuMapToLaunch : Pass<"tcl-gpu-map-to-launch", "mlir::ModuleOp"> {
+  let summary = "Turn block- and thread-mapped scf.forall loops into "
+                "gpu.launch, with shared buffers as workgroup memory";
+  let description = [{
+    Runs after bufferization of a GPU schedule. Every function's outermost
+    `scf.forall` mapped to `#gpu.block` becomes a `gpu.launch` whose grid is
+    the forall's trip counts; the nested thread-mapped foralls become thread
+    ids, with the block size the largest thread forall asks for (and a
+    barrier after each). Buffers allocated in memory space 3 inside the
+    launch become its workgroup attributions, which NVVM lowering turns into
+    `.shared` globals.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::transform::TransformDialect"];
+}
+
+def TclGpuAlignWorkgroupMemory
+    : Pass<"tcl-gpu-align-workgroup-memory", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Align every kernel's workgroup buffers to 16 bytes";
+  let description = [{
+    Vectorized copies into shared memory use 128-bit stores
+    (`st.shared.v4`), which need 16-byte aligned buffers; NVVM lowering
+    aligns workgroup attributions to their element size unless told
+    otherwise.
+  }];
+}
+
+def TclGpuBatch : Pass<"tcl-gpu-batch", "mlir::ModuleOp"> {
+  let summary = "Build a batch of random GPU schedules of every task for "
+                "tcl-runner";
+  let description = [{
+    For each task of the model (its op alone, outlined into a function of
+    its operands), draws `count` distinct random legal schedules from its
+    GPU space and compiles each to a kernel: `<dir>/<key>-<i>.ptx` and its
+    launch config `<key>-<i>.json`, which also names the task, its knob
+    assignment and how tcl-runner checks the result (cuBLAS for plain
+    matmuls, else the task's reference kernel `ref-<key>.json`, the
+    schedule with the smallest tiles). A schedule that fails to compile is
+    reported in `<dir>/build.jsonl` with the diagnostic, and the batch goes
+    on. This is the build half of GPU measurement; tcl-runner on the GPU
+    host is the run half.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", /*default=*/"\".\"",
+           "Directory the batch is written to">,
+    Option<"target", "target", "std::string", /*default=*/"\"nvvm:sm_90\"",
+           "GPU target, nvvm:<chip>">,
+    Option<"count", "count", "unsigned", /*default=*/"50",
+           "Schedules per task">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "Seed of the schedule draws">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "Kernel object: isa (PTX) or bin (cubin, needs ptxas)">,
+    Option<"minFlops", "min-flops", "double", /*default=*/"0",
+           "Skip tasks with fewer FLOPs">,
+  ];
+}
+
+def TclGpuRecordLaunches : Pass<"tcl-gpu-record-launches", "mlir::ModuleOp"> {
+  let summary = "Record each gpu.launch_func's launch config in the module";
+  let description = [{
+    Runs after kernel outlining, while launch operands are still the host
+    function's memref arguments: stores, as the module attribute
+    `tcl.launches` (JSON text), each launch's kernel, grid and block sizes
+    and its operands as function argument indices with shapes.
+    `tcl-gpu-export-kernels` writes them out beside the compiled kernels.
+  }];
+}
+
+def TclGpuExportKernels : Pass<"tcl-gpu-export-kernels", "mlir::ModuleOp"> {
+  let summary = "Write each compiled kernel as PTX plus its launch config "
+                "(JSON) for tcl-runner";
+  let description = [{
+    Runs at the end of `tcl-lower-gpu`. For every function that launches a
+    kernel, writes `<dir>/<name>.ptx` (the `gpu.binary` object, PTX when the
+    pipeline's format is `isa`) and `<dir>/<name>.json`: the kernel symbol,
+    grid and block sizes, shared memory, and the launch's arguments as the
+    function's argument indices with their shapes and element types.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", /*default=*/"\".\"",
+           "Directory the kernels are written to">,
+    Option<"name", "name", "std::string", /*default=*/"\"\"",
+           "File stem (default: the function's name)">,
+  ];
+}
+
 #endif // TCL_PASSES_PASSES_TD

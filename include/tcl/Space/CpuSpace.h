@@ -30,6 +30,19 @@ std::string writeCpuTemplate(mlir::linalg::LinalgOp anchor, TaskKind kind,
                              llvm::StringRef key, unsigned fusedConsumers,
                              const CpuTarget &target);
 
+/// Writes the template of one task (given its first occurrence), or none
+/// when the task is left to the default schedule.
+using TemplateFn = llvm::function_ref<std::optional<std::string>(
+    mlir::linalg::LinalgOp anchor, const Task &task)>;
+
+/// Annotates `payload`'s tasks (`tcl.task`) and returns the space that
+/// `writeTemplate` writes for them: its templates, one copy per occurrence,
+/// and a `@__transform_main` that includes them in the order of the ops they
+/// tile from. Emits a diagnostic and fails if a template does not parse (a
+/// tcl bug).
+llvm::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+buildSpace(mlir::ModuleOp payload, TemplateFn writeTemplate);
+
 /// Annotates `payload`'s tasks (`tcl.task`) and returns the space of the
 /// whole model: one template per task plus `@__transform_main`. Emits a
 /// diagnostic and fails if a template does not parse (a tcl bug).

@@ -76,8 +76,15 @@ inline constexpr llvm::StringLiteral kTaskAttrName = "tcl.task";
 /// is where a schedule that fuses the chain tiles from.
 inline constexpr llvm::StringLiteral kFusionRootAttrName = "tcl.fusion_root";
 
-/// Sets `tcl.task = "<tag>"` on the anchor op of every task occurrence, and
-/// `tcl.fusion_root = "<tag>"` on the last consumer fused into it. The tag is
+/// Marks the elementwise consumers fused into a task occurrence before its
+/// last (the fusion root): a fusing schedule fuses exactly these and the
+/// anchor into the root's tiles, and nothing upstream of them.
+inline constexpr llvm::StringLiteral kFusedConsumerAttrName =
+    "tcl.fused_consumer";
+
+/// Sets `tcl.task = "<tag>"` on the anchor op of every task occurrence,
+/// `tcl.fusion_root = "<tag>"` on the last consumer fused into it, and
+/// `tcl.fused_consumer = "<tag>"` on the consumers in between. The tag is
 /// the task's key, or, for a task that occurs more than once, `<key>.<i>` for
 /// its i-th occurrence in walk order: Transform ops with parameter tile sizes
 /// take one parameter value per target op, so each occurrence is scheduled

@@ -1,0 +1,245 @@
+//===- GpuBatch.cpp - The tcl-gpu-batch pass ------------------------------===//
+//
+// Builds the inputs of tcl-runner: random legal GPU schedules of every task,
+// each compiled in-process (one module clone and pass manager per schedule)
+// to PTX with its launch config.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcl/Passes/Passes.h"
+#include "tcl/Space/CpuSpace.h"
+#include "tcl/Space/GpuSpace.h"
+#include "tcl/Space/Space.h"
+#include "tcl/Target/GpuTarget.h"
+#include "tcl/Task/TaskExtraction.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <set>
+
+namespace tcl {
+#define GEN_PASS_DEF_TCLGPUBATCH
+#include "tcl/Passes/Passes.h.inc"
+} // namespace tcl
+
+using namespace mlir;
+
+/// A module whose `@forward` computes `anchor` alone, every operand an
+/// argument (the output's init last), returning the result. On the GPU each
+/// op is a kernel of its own, so fused consumers are not included.
+static OwningOpRef<ModuleOp> outlineOp(Operation *anchor) {
+  OpBuilder builder(anchor->getContext());
+  Location loc = anchor->getLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto type = builder.getFunctionType(anchor->getOperandTypes(),
+                                      anchor->getResultTypes());
+  auto func = func::FuncOp::create(builder, loc, "forward", type);
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  IRMapping mapping;
+  mapping.map(anchor->getOperands(), body->getArguments());
+  Operation *clone = builder.clone(*anchor, mapping);
+  func::ReturnOp::create(builder, loc, clone->getResults());
+  return module;
+}
+
+/// How tcl-runner checks a candidate of `op`: against cuBLAS when it is a
+/// plain row-major matmul or batch_matmul, else against the reference.
+static llvm::json::Value checkOf(linalg::LinalgOp op, llvm::StringRef key) {
+  bool plain = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+               !op->hasAttr("indexing_maps") &&
+               cast<ShapedType>(op.getDpsInits()[0].getType())
+                   .getElementType()
+                   .isF32();
+  if (plain) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    bool batched = bounds.size() == 4;
+    return llvm::json::Object{
+        {"gemm", llvm::json::Object{{"batch", batched ? bounds[0] : 1},
+                                    {"m", bounds[batched ? 1 : 0]},
+                                    {"n", bounds[batched ? 2 : 1]},
+                                    {"k", bounds[batched ? 3 : 2]}}}};
+  }
+  return llvm::json::Object{{"reference", ("ref-" + key + ".json").str()}};
+}
+
+namespace {
+struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp model = getOperation();
+    llvm::Expected<tcl::GpuTarget> parsed = tcl::GpuTarget::parse(target);
+    if (!parsed) {
+      model.emitError() << llvm::toString(parsed.takeError());
+      return signalPassFailure();
+    }
+    gpuTarget = *parsed;
+    if (std::error_code error = llvm::sys::fs::create_directories(outputDir)) {
+      model.emitError() << "cannot create '" << outputDir
+                        << "': " << error.message();
+      return signalPassFailure();
+    }
+    std::error_code error;
+    llvm::SmallString<256> logPath(outputDir);
+    llvm::sys::path::append(logPath, "build.jsonl");
+    llvm::raw_fd_ostream logStream(logPath, error);
+    log = &logStream;
+    if (error) {
+      model.emitError() << "cannot write '" << logPath << "': " << error.message();
+      return signalPassFailure();
+    }
+
+    std::vector<std::pair<Operation *, tcl::Task>> tasks;
+    std::set<std::string> seen;
+    tcl::extractTasks(model, {}, [&](const tcl::TaskOccurrence &occurrence,
+                                     const tcl::Task &task) {
+      if (task.flops >= minFlops && seen.insert(task.key).second)
+        tasks.push_back({occurrence.anchor, task});
+    });
+    unsigned built = 0, failed = 0;
+    for (auto &[anchor, task] : tasks) {
+      if (task.kind == tcl::TaskKind::Softmax)
+        continue;
+      OwningOpRef<ModuleOp> payload = outlineOp(anchor);
+      auto space = tcl::buildGpuSpace(*payload, gpuTarget);
+      if (::failed(space))
+        return signalPassFailure();
+      auto sequences = (*space)->getOps<transform::NamedSequenceOp>();
+      if (sequences.empty())
+        continue;
+      FailureOr<tcl::Space> knobs = tcl::Space::fromScript(space->get());
+      if (::failed(knobs))
+        return signalPassFailure();
+      auto op = cast<linalg::LinalgOp>(payload->getBody()
+                                           ->front()
+                                           .getRegion(0)
+                                           .front()
+                                           .front());
+      llvm::json::Value check = checkOf(op, task.key);
+      if (check.getAsObject()->get("reference")) {
+        if (std::optional<tcl::Assignment> smallest = smallestTiles(*knobs))
+          buildOne(*payload, **space, *knobs, *smallest, task,
+                   "ref-" + task.key, nullptr);
+      }
+      std::set<tcl::Assignment> drawn;
+      for (uint64_t draw = 0; drawn.size() < count && draw < 20ull * count;
+           ++draw) {
+        std::optional<tcl::Assignment> assignment =
+            knobs->sample(seed * 1000003ull + draw);
+        if (!assignment)
+          break;
+        if (!drawn.insert(*assignment).second)
+          continue;
+        std::string name = task.key + "-" + std::to_string(drawn.size() - 1);
+        if (buildOne(*payload, **space, *knobs, *assignment, task, name, &check))
+          ++built;
+        else
+          ++failed;
+      }
+    }
+    llvm::errs() << "tcl-gpu-batch: " << built << " kernels built, " << failed
+                 << " failed, " << tasks.size() << " tasks, in " << outputDir
+                 << "\n";
+  }
+
+  /// The legal schedule with the smallest option of every knob that allows
+  /// it, in knob order: small tiles, few threads, no staging. It is the
+  /// reference that other schedules of the task are checked against.
+  std::optional<tcl::Assignment> smallestTiles(const tcl::Space &space) {
+    tcl::Assignment assignment(space.knobs().size(), 0);
+    std::function<bool(size_t)> search = [&](size_t knob) {
+      if (knob == assignment.size())
+        return space.isLegal(assignment);
+      for (unsigned option = 0; option < space.knobs()[knob].options.size();
+           ++option) {
+        assignment[knob] = option;
+        if (search(knob + 1))
+          return true;
+      }
+      return false;
+    };
+    if (!search(0))
+      return std::nullopt;
+    return assignment;
+  }
+
+  /// Compiles `payload` under `assignment` of `space` and writes the kernel
+  /// as `name`; logs the outcome. Returns whether it built.
+  bool buildOne(ModuleOp payload, ModuleOp spaceModule, const tcl::Space &space,
+                const tcl::Assignment &assignment, const tcl::Task &task,
+                const std::string &name, const llvm::json::Value *check) {
+    OwningOpRef<ModuleOp> schedule = cast<ModuleOp>(spaceModule->clone());
+    space.concretize(*schedule, assignment);
+    OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(payload->clone());
+    std::string diagnostics;
+    LogicalResult result = success();
+    {
+      ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          diagnostics += diag.str() + "\n";
+        return success();
+      });
+      result = tcl::applySchedule(*candidate, *schedule);
+      if (::succeeded(result)) {
+        PassManager pm(&getContext());
+        tcl::addGpuCodegenPasses(pm, gpuTarget, format);
+        tcl::TclGpuExportKernelsOptions exportOptions;
+        exportOptions.outputDir = outputDir;
+        exportOptions.name = name;
+        pm.addPass(tcl::createTclGpuExportKernels(exportOptions));
+        result = pm.run(*candidate);
+      }
+    }
+    std::string knobs = space.format(assignment);
+    llvm::json::Object entry{{"name", name},
+                             {"task", task.key},
+                             {"kind", tcl::stringifyTaskKind(task.kind).str()},
+                             {"schedule", knobs},
+                             {"status", ::succeeded(result) ? "built" : "build_error"}};
+    if (::failed(result))
+      entry["message"] = diagnostics;
+    *log << llvm::json::Value(std::move(entry)) << "\n";
+    log->flush();
+    if (::failed(result))
+      return false;
+    // Add what the runner needs beyond the launch: the task, the schedule
+    // and the check.
+    llvm::SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, name + ".json");
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer)
+      return false;
+    llvm::Expected<llvm::json::Value> config =
+        llvm::json::parse((*buffer)->getBuffer());
+    if (!config) {
+      llvm::consumeError(config.takeError());
+      return false;
+    }
+    llvm::json::Object &object = *config->getAsObject();
+    object["task"] = task.key;
+    object["kind"] = tcl::stringifyTaskKind(task.kind).str();
+    object["schedule"] = knobs;
+    object["flops"] = task.flops;
+    if (check)
+      object["check"] = *check;
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error);
+    if (error)
+      return false;
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
+    return true;
+  }
+
+  tcl::GpuTarget gpuTarget;
+  /// build.jsonl, while the pass runs.
+  llvm::raw_ostream *log = nullptr;
+};
+} // namespace
