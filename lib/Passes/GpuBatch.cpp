@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -31,9 +32,18 @@ namespace tcl {
 using namespace mlir;
 
 /// A module whose `@forward` computes `anchor` alone, every operand an
-/// argument (the output's init last), returning the result. On the GPU each
-/// op is a kernel of its own, so fused consumers are not included.
-static OwningOpRef<ModuleOp> outlineOp(Operation *anchor) {
+/// argument (the output's init last), returning the result; constants its
+/// body reads are cloned in. On the GPU each op is a kernel of its own, so
+/// fused consumers are not included. None when the body reads a scalar that
+/// is not a constant (tcl-runner passes only buffers).
+static std::optional<OwningOpRef<ModuleOp>> outlineOp(Operation *anchor) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(anchor->getRegions(), captured);
+  for (Value value : captured) {
+    Operation *definition = value.getDefiningOp();
+    if (!definition || !definition->hasTrait<OpTrait::ConstantLike>())
+      return std::nullopt;
+  }
   OpBuilder builder(anchor->getContext());
   Location loc = anchor->getLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -45,6 +55,8 @@ static OwningOpRef<ModuleOp> outlineOp(Operation *anchor) {
   builder.setInsertionPointToEnd(body);
   IRMapping mapping;
   mapping.map(anchor->getOperands(), body->getArguments());
+  for (Value value : captured)
+    builder.clone(*value.getDefiningOp(), mapping);
   Operation *clone = builder.clone(*anchor, mapping);
   func::ReturnOp::create(builder, loc, clone->getResults());
   return module;
@@ -108,7 +120,17 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
     for (auto &[anchor, task] : tasks) {
       if (task.kind == tcl::TaskKind::Softmax)
         continue;
-      OwningOpRef<ModuleOp> payload = outlineOp(anchor);
+      std::optional<OwningOpRef<ModuleOp>> outlined = outlineOp(anchor);
+      if (!outlined) {
+        *log << llvm::json::Value(llvm::json::Object{
+                    {"task", task.key},
+                    {"kind", tcl::stringifyTaskKind(task.kind).str()},
+                    {"status", "skipped"},
+                    {"message", "the op reads a scalar that is not a constant"}})
+             << "\n";
+        continue;
+      }
+      OwningOpRef<ModuleOp> payload = std::move(*outlined);
       auto space = tcl::buildGpuSpace(*payload, gpuTarget);
       if (::failed(space))
         return signalPassFailure();
