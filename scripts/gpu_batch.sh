@@ -14,7 +14,7 @@ BUILD=${2:-build}
 rm -rf gpu-run/batch && mkdir -p gpu-run/batch
 for network in resnet50 bert_base; do
   "$BUILD/bin/tcl-opt" "$BUILD/zoo/$network.mlir" \
-    --tcl-gpu-batch="count=$COUNT seed=0 target=nvvm:sm_90 output-dir=gpu-run/batch/$network" \
+    --tcl-gpu-batch="count=$COUNT seed=0 target=nvvm:sm_90 network=$network output-dir=gpu-run/batch/$network" \
     -o /dev/null
 done
 tar -C gpu-run -czf gpu-run/batch.tar.gz batch

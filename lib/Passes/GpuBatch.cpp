@@ -109,6 +109,15 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
       return signalPassFailure();
     }
 
+    llvm::SmallString<256> tasksPath(outputDir);
+    llvm::sys::path::append(tasksPath, "tasks.jsonl");
+    llvm::raw_fd_ostream tasksLog(tasksPath, error);
+    if (error) {
+      model.emitError() << "cannot write '" << tasksPath
+                        << "': " << error.message();
+      return signalPassFailure();
+    }
+
     std::vector<std::pair<Operation *, tcl::Task>> tasks;
     std::set<std::string> seen;
     tcl::extractTasks(model, {}, [&](const tcl::TaskOccurrence &occurrence,
@@ -131,6 +140,20 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
         continue;
       }
       OwningOpRef<ModuleOp> payload = std::move(*outlined);
+      std::string payloadText;
+      llvm::raw_string_ostream payloadStream(payloadText);
+      payload->print(payloadStream);
+      llvm::json::Object networks;
+      if (!network.empty())
+        networks[network] = 1;
+      tasksLog << llvm::json::Value(llvm::json::Object{
+                      {"type", "task"},
+                      {"key", task.key},
+                      {"kind", tcl::stringifyTaskKind(task.kind).str()},
+                      {"flops", task.flops},
+                      {"networks", std::move(networks)},
+                      {"payload", payloadText}})
+               << "\n";
       auto space = tcl::buildGpuSpace(*payload, gpuTarget);
       if (::failed(space))
         return signalPassFailure();

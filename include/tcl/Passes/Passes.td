@@ -248,7 +248,9 @@ def TclGpuBatch : Pass<"tcl-gpu-batch", "mlir::ModuleOp"> {
     matmuls, else the task's reference kernel `ref-<key>.json`, the
     schedule with the smallest tiles). A schedule that fails to compile is
     reported in `<dir>/build.jsonl` with the diagnostic, and the batch goes
-    on. This is the build half of GPU measurement; tcl-runner on the GPU
+    on. `<dir>/tasks.jsonl` holds the tasks in the tuning database's JSON
+    Lines form (key, kind, FLOPs, network, the outlined op as payload), for
+    importing the runner's results. This is the build half of GPU measurement; tcl-runner on the GPU
     host is the run half.
   }];
   let options = [
@@ -264,6 +266,8 @@ def TclGpuBatch : Pass<"tcl-gpu-batch", "mlir::ModuleOp"> {
            "Kernel object: isa (PTX) or bin (cubin, needs ptxas)">,
     Option<"minFlops", "min-flops", "double", /*default=*/"0",
            "Skip tasks with fewer FLOPs">,
+    Option<"network", "network", "std::string", /*default=*/"\"\"",
+           "Network name recorded with the tasks in tasks.jsonl">,
   ];
 }
 
