@@ -204,36 +204,37 @@ LogicalResult tcl::buildGpuLoweringPipeline(OpPassManager &pm,
   return success();
 }
 
-void tcl::registerTclPipelines() {
-  // Not PassPipelineRegistration: its builder returns void, which would
-  // drop the failure of a bad cpu=, features= or schedule= and let
-  // tcl-opt exit 0 with the module unchanged.
+/// Registers pipeline `name`, whose options parse into `Options` and which
+/// `build` fills. Not PassPipelineRegistration: its builder returns void,
+/// which would drop the failure of a bad option and let tcl-opt exit 0 with
+/// the module unchanged.
+template <typename Options>
+static void registerFailablePipeline(
+    StringRef name, StringRef description,
+    LogicalResult (*build)(OpPassManager &, const Options &)) {
   registerPassPipeline(
+      name, description,
+      [build](OpPassManager &pm, StringRef optionsText,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        return build(pm, options);
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(Options());
+      });
+}
+
+void tcl::registerTclPipelines() {
+  registerFailablePipeline<CpuLoweringOptions>(
       "tcl-lower-cpu",
       "Lower linalg on tensors to the LLVM dialect for a CPU target, with the "
       "default schedule",
-      [](OpPassManager &pm, StringRef optionsText,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        CpuLoweringOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        return buildCpuLoweringPipeline(pm, options);
-      },
-      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
-        optionsHandler(CpuLoweringOptions());
-      });
-  registerPassPipeline(
+      buildCpuLoweringPipeline);
+  registerFailablePipeline<GpuLoweringOptions>(
       "tcl-lower-gpu",
       "Apply a GPU schedule and compile the module for an NVVM target: "
       "gpu.launch, kernel outlining, NVVM, and PTX or cubin objects",
-      [](OpPassManager &pm, StringRef optionsText,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        GpuLoweringOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        return buildGpuLoweringPipeline(pm, options);
-      },
-      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
-        optionsHandler(GpuLoweringOptions());
-      });
+      buildGpuLoweringPipeline);
 }
