@@ -28,7 +28,7 @@ namespace tcl {
 
 using namespace mlir;
 
-/// The mapping kind of `forall`'s first mapping attribute, if any.
+/// Whether `forall`'s first mapping attribute is a `MappingAttr`.
 template <typename MappingAttr>
 static bool isMappedTo(scf::ForallOp forall) {
   std::optional<ArrayAttr> mapping = forall.getMapping();
