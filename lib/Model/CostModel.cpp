@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace tcl;
@@ -63,6 +64,7 @@ static json::Object optionsToJson(const ModelOptions &options,
       {"kind", options.kind},          {"d_model", options.dModel},
       {"d_state", options.dState},     {"layers", options.layers},
       {"hidden", options.hidden},      {"dropout", options.dropout},
+      {"per_target_heads", options.perTargetHeads},
       {"loss", options.loss},
       {"learning_rate", options.learningRate},
       {"epochs", options.epochs},      {"groups_per_batch", options.groupsPerBatch},
@@ -117,10 +119,42 @@ Prediction CostModel::predictForSampling(const SequenceBatch &batch) {
   return prediction;
 }
 
-std::string CostModel::defaultPath() {
+std::string CostModel::modelFileName(llvm::StringRef target) {
+  std::string name = "cost-model-" + target.str() + ".tclm";
+  std::replace(name.begin(), name.end(), ':', '-');
+  return name;
+}
+
+std::string CostModel::defaultPath(llvm::StringRef target) {
   if (const char *path = std::getenv("TCL_COST_MODEL"))
     return path;
+  if (!target.empty()) {
+    llvm::SmallString<256> distilled(TCL_DATA_DIR);
+    llvm::sys::path::append(distilled, modelFileName(target));
+    if (llvm::sys::fs::exists(distilled))
+      return std::string(distilled);
+  }
   return TCL_DATA_DIR "/cost-model-cpu.tclm";
+}
+
+void CostModel::setTrainingOptions(const ModelOptions &options) {
+  modelOptions.loss = options.loss;
+  modelOptions.learningRate = options.learningRate;
+  modelOptions.epochs = options.epochs;
+  modelOptions.patience = options.patience;
+  modelOptions.groupsPerBatch = options.groupsPerBatch;
+  modelOptions.samplesPerGroup = options.samplesPerGroup;
+  modelOptions.seed = options.seed;
+  modelOptions.threads = options.threads;
+  modelOptions.verbose = options.verbose;
+}
+
+llvm::Expected<TrainingReport>
+CostModel::distill(const CostModel &, const DistillationData &,
+                   const DistillationOptions &) {
+  return makeError(modelOptions.kind +
+                   " models have no representation to distill; use mamba, "
+                   "tenset-mlp or attention");
 }
 
 llvm::Expected<std::unique_ptr<CostModel>>
@@ -153,6 +187,7 @@ CostModel::load(llvm::StringRef path) {
   options.hidden = object->getInteger("hidden").value_or(0);
   // Models saved before dropout existed were trained without it.
   options.dropout = object->getNumber("dropout").value_or(0);
+  options.perTargetHeads = object->getBoolean("per_target_heads").value_or(false);
   options.loss = object->getString("loss").value_or("lambdarank").str();
   options.learningRate = object->getNumber("learning_rate").value_or(1e-3);
   options.epochs = object->getInteger("epochs").value_or(0);

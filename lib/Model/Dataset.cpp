@@ -33,7 +33,17 @@ static void appendSample(const Dataset &from, size_t index, Dataset &to) {
 static Dataset emptyLike(const Dataset &dataset) {
   Dataset result;
   result.length = dataset.length;
-  result.targets = dataset.targets;
+  return result;
+}
+
+/// A selection's targets: those of `from` that some kept group has, in
+/// `from`'s order.
+static Dataset withTargetsOf(const Dataset &from, Dataset result) {
+  for (const std::string &target : from.targets)
+    if (llvm::any_of(result.groups, [&](const DatasetGroup &group) {
+          return group.target == target;
+        }))
+      result.targets.push_back(target);
   return result;
 }
 
@@ -49,7 +59,7 @@ Dataset Dataset::selectGroups(
       appendSample(*this, i, result);
     result.groups.back().end = result.size();
   }
-  return result;
+  return withTargetsOf(*this, std::move(result));
 }
 
 std::pair<Dataset, Dataset> Dataset::splitSamples(double fraction,
@@ -75,7 +85,8 @@ std::pair<Dataset, Dataset> Dataset::splitSamples(double fraction,
       part->groups.back().end = part->size();
     }
   }
-  return {std::move(first), std::move(second)};
+  return {withTargetsOf(*this, std::move(first)),
+          withTargetsOf(*this, std::move(second))};
 }
 
 Dataset Dataset::select(llvm::ArrayRef<size_t> keep) const {
@@ -101,7 +112,7 @@ Dataset Dataset::select(llvm::ArrayRef<size_t> keep) const {
     }
     kept.end = result.size();
   }
-  return result;
+  return withTargetsOf(*this, std::move(result));
 }
 
 bool Dataset::hasPairs() const {
@@ -213,6 +224,24 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
         dataset.groups[sequenceGroup[index]].bestSeconds / seconds[index]));
   }
   return dataset;
+}
+
+Dataset tcl::concatenate(const Dataset &first, const Dataset &second) {
+  Dataset result;
+  result.length = std::max(first.length, second.length);
+  for (const Dataset *part : {&first, &second}) {
+    for (const DatasetGroup &group : part->groups) {
+      result.groups.push_back(group);
+      result.groups.back().begin = result.size();
+      for (size_t i = group.begin; i < group.end; ++i)
+        appendSample(*part, i, result);
+      result.groups.back().end = result.size();
+    }
+    for (const std::string &target : part->targets)
+      if (!llvm::is_contained(result.targets, target))
+        result.targets.push_back(target);
+  }
+  return result;
 }
 
 std::pair<Dataset, Dataset>

@@ -117,7 +117,7 @@ EvaluationOptions Tuner::evaluationFor(unsigned worker) const {
 }
 
 llvm::Error Tuner::loadModel() {
-  std::string path = options.model.empty() ? CostModel::defaultPath()
+  std::string path = options.model.empty() ? CostModel::defaultPath(targetName)
                                            : options.model;
   if (llvm::is_contained(costModelKinds(), path)) {
     ModelOptions modelOptions;
@@ -566,7 +566,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
                          "already in {4}; model {5} ({6}), sampler {7}\n",
                          tasks.size(), targetName, done, options.trials,
                          options.database, model->options().kind,
-                         options.model.empty() ? CostModel::defaultPath()
+                         options.model.empty() ? CostModel::defaultPath(targetName)
                                                : options.model,
                          options.sampler);
   // The model first learns what a previous run measured.

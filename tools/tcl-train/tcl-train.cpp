@@ -8,7 +8,13 @@
 //       metrics (pairwise accuracy, top-1, top-5) on the held-out networks;
 //   tcl-train DB --evaluate=model.tclm --test-networks=...
 //       evaluates a saved model ('default': the one the tuner loads,
-//       data/cost-model-cpu.tclm or $TCL_COST_MODEL) instead of training.
+//       data/cost-model-cpu.tclm or $TCL_COST_MODEL) instead of training;
+//   tcl-train DB --new-target=T --distill=teacher.tclm --pool-sampler=random
+//       --pool-fraction=0.1 -o student.tclm
+//       continual distillation: the teacher's network learns target T from
+//       10% of T's records, held to the teacher on T's schedules and to a
+//       replay of the teacher's targets (--fine-tune, --multi-task and plain
+//       training are the comparators; see docs/distillation.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +34,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <random>
 
 using namespace tcl;
 namespace cl = llvm::cl;
@@ -79,6 +86,36 @@ static cl::opt<double> poolFraction("pool-fraction", cl::init(0.1),
 static cl::opt<unsigned> poolRounds(
     "pool-rounds", cl::init(4),
     cl::desc("Rounds of --pool-sampler=rdu (the first is random)"));
+static cl::opt<std::string> newTarget(
+    "new-target",
+    cl::desc("The target being learned: the pool sampler picks from its "
+             "records, the metrics are on it, other targets' records are "
+             "earlier data (--distill's replay, --multi-task's other heads)"),
+    cl::init(""));
+static cl::opt<std::string> distillFrom(
+    "distill", cl::desc("Distill this teacher model onto --new-target"),
+    cl::init(""));
+static cl::opt<std::string> fineTune(
+    "fine-tune", cl::desc("Train this model further on --new-target"),
+    cl::init(""));
+static cl::opt<bool> multiTask(
+    "multi-task",
+    cl::desc("A readout per target on a shared network, trained on every "
+             "target's records at once (MTL-TLP)"),
+    cl::init(false));
+static cl::opt<unsigned> replayRecords(
+    "replay", cl::init(500),
+    cl::desc("--distill: records of each earlier target replayed"));
+static cl::opt<double> scoreWeight(
+    "distill-score-weight", cl::init(DistillationOptions().scoreWeight),
+    cl::desc("--distill: weight of matching the teacher's scores"));
+static cl::opt<double> representationWeight(
+    "distill-representation-weight",
+    cl::init(DistillationOptions().representationWeight),
+    cl::desc("--distill: weight of matching the teacher's representations"));
+static cl::opt<double> replayWeight(
+    "replay-weight", cl::init(DistillationOptions().replayWeight),
+    cl::desc("--distill: weight of the ranking loss on the replay"));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of initialization, batches and split"),
                               cl::init(0));
 static cl::opt<unsigned> threads("num-threads", cl::desc("Threads for training and inference"),
@@ -155,12 +192,35 @@ int main(int argc, char **argv) {
       dataset->size(), dataset->groups.size(), dataset->length, featurizeSeconds,
       dataset->size() / featurizeSeconds, trainPart.size(), testPart.size());
 
+  int modes = !evaluatePath.empty() + !distillFrom.empty() + !fineTune.empty() +
+              multiTask;
+  if (modes > 1)
+    return fail("--evaluate, --distill, --fine-tune and --multi-task exclude "
+                "each other");
+  if ((!distillFrom.empty() || !fineTune.empty() || multiTask) &&
+      newTarget.empty())
+    return fail("--distill, --fine-tune and --multi-task need --new-target");
+  // What is learned (`learning`) and what came before (`earlier`).
+  Dataset learning = std::move(trainPart), earlier;
+  if (!newTarget.empty()) {
+    if (!llvm::is_contained(dataset->targets, newTarget.getValue()))
+      return fail("no records of target '" + newTarget + "' (the database has: " +
+                  llvm::join(dataset->targets, ", ") + ")");
+    auto isNew = [](const DatasetGroup &group) { return group.target == newTarget; };
+    earlier = learning.selectGroups([&](const DatasetGroup &group) { return !isNew(group); });
+    learning = learning.selectGroups(isNew);
+    testPart = testPart.selectGroups(isNew);
+  }
+
   std::unique_ptr<CostModel> model;
   TrainingReport report;
+  auto loadModel = [](llvm::StringRef path) {
+    return CostModel::load(path == "default" ? CostModel::defaultPath()
+                                             : path.str());
+  };
+  size_t trainRecords = learning.size();
   if (!evaluatePath.empty()) {
-    auto loaded = CostModel::load(evaluatePath == "default"
-                                      ? CostModel::defaultPath()
-                                      : evaluatePath.getValue());
+    auto loaded = loadModel(evaluatePath);
     if (!loaded)
       return fail(llvm::toString(loaded.takeError()));
     model = std::move(*loaded);
@@ -176,15 +236,13 @@ int main(int argc, char **argv) {
     options.layers = layers;
     options.hidden = hidden;
     options.dropout = dropout;
+    options.perTargetHeads = multiTask;
     options.seed = seed;
     options.threads = threads;
     options.verbose = verbose;
-    auto created = CostModel::create(options);
-    if (!created)
-      return fail(llvm::toString(created.takeError()));
-    model = std::move(*created);
-    if (trainPart.size() == 0)
+    if (learning.size() == 0)
       return fail("every task is in a test network; nothing to train on");
+    Dataset labelled = learning;
     if (poolSampler != "none") {
       if (!(poolFraction > 0 && poolFraction <= 1))
         return fail("--pool-fraction must be in (0, 1]");
@@ -195,29 +253,71 @@ int main(int argc, char **argv) {
       pool.model = options;
       pool.seed = seed;
       pool.verbose = verbose;
-      size_t poolSize = trainPart.size();
-      auto chosen = samplePool(trainPart, pool);
+      auto chosen = samplePool(learning, pool);
       if (!chosen)
         return fail(llvm::toString(chosen.takeError()));
-      trainPart = trainPart.select(*chosen);
+      labelled = learning.select(*chosen);
       // As many gradient steps as on the whole pool: a model trained on a
       // tenth of the data for the same epochs would be judged undertrained,
       // not short of data.
-      double scale = static_cast<double>(poolSize) / std::max<size_t>(1, trainPart.size());
-      ModelOptions scaled = model->options();
-      scaled.epochs = static_cast<unsigned>(std::lround(scaled.epochs * scale));
-      scaled.patience = static_cast<unsigned>(std::lround(scaled.patience * scale));
-      auto rescaled = CostModel::create(scaled);
-      if (!rescaled)
-        return fail(llvm::toString(rescaled.takeError()));
-      model = std::move(*rescaled);
+      double scale = static_cast<double>(learning.size()) /
+                     std::max<size_t>(1, labelled.size());
+      options.epochs = static_cast<unsigned>(std::lround(options.epochs * scale));
+      options.patience =
+          static_cast<unsigned>(std::lround(options.patience * scale));
       llvm::errs() << llvm::format("tcl-train: %s kept %zu records (%.1f%%) "
                                    "of the training networks\n",
-                                   poolSampler.c_str(), trainPart.size(),
-                                   100.0 * trainPart.size() / poolSize);
+                                   poolSampler.c_str(), labelled.size(),
+                                   100.0 * labelled.size() / learning.size());
     }
-    auto [validation, train] = trainPart.splitSamples(validationFraction, seed);
-    auto trained = model->train(train, validation);
+    trainRecords = labelled.size();
+    llvm::StringRef startFrom = !distillFrom.empty() ? distillFrom : fineTune;
+    if (!startFrom.empty()) {
+      auto loaded = loadModel(startFrom);
+      if (!loaded)
+        return fail(llvm::toString(loaded.takeError()));
+      model = std::move(*loaded);
+      model->setTrainingOptions(options);
+    } else {
+      auto created = CostModel::create(options);
+      if (!created)
+        return fail(llvm::toString(created.takeError()));
+      model = std::move(*created);
+    }
+    if (multiTask) {
+      labelled = concatenate(earlier, labelled);
+      trainRecords = labelled.size();
+    }
+    auto [validation, train] = labelled.splitSamples(validationFraction, seed);
+    llvm::Expected<TrainingReport> trained = TrainingReport();
+    if (!distillFrom.empty()) {
+      auto teacher = loadModel(distillFrom);
+      if (!teacher)
+        return fail(llvm::toString(teacher.takeError()));
+      // A few records of each target the teacher knows, at random.
+      std::vector<size_t> replayed;
+      std::mt19937_64 random(seed);
+      for (const std::string &target : (*teacher)->targets()) {
+        std::vector<size_t> records;
+        for (const DatasetGroup &group : earlier.groups)
+          if (group.target == target)
+            for (size_t i = group.begin; i < group.end; ++i)
+              records.push_back(i);
+        std::shuffle(records.begin(), records.end(), random);
+        records.resize(std::min<size_t>(records.size(), replayRecords));
+        replayed.insert(replayed.end(), records.begin(), records.end());
+      }
+      Dataset replay = earlier.select(replayed);
+      DistillationData data{&train, &validation, &learning, &replay};
+      DistillationOptions weights{scoreWeight, representationWeight, replayWeight};
+      llvm::errs() << llvm::format(
+          "tcl-train: distilling onto %s from %zu labelled records, %zu "
+          "schedules and a replay of %zu records\n",
+          newTarget.c_str(), labelled.size(), learning.size(), replay.size());
+      trained = model->distill(**teacher, data, weights);
+    } else {
+      trained = model->train(train, validation);
+    }
     if (!trained)
       return fail(llvm::toString(trained.takeError()));
     report = *trained;
@@ -226,7 +326,7 @@ int main(int argc, char **argv) {
         return fail(llvm::toString(std::move(error)));
   }
 
-  const Dataset &evaluated = testPart.size() ? testPart : trainPart;
+  const Dataset &evaluated = testPart.size() ? testPart : learning;
   RankingMetrics metrics =
       evaluateRanking(evaluated, model->predict(evaluated.all()), held);
   double throughput = inferenceThroughput(*model, *dataset);
@@ -258,7 +358,9 @@ int main(int argc, char **argv) {
                      {"scores_per_second", throughput},
                      {"featurize_per_second", dataset->size() / featurizeSeconds},
                      {"test_networks", std::move(heldOut)},
-                     {"train_records", static_cast<int64_t>(trainPart.size())},
+                     {"train_records", static_cast<int64_t>(trainRecords)},
+                     {"new_target", newTarget.getValue()},
+                     {"targets_seen", json::Array(model->targets())},
                      {"pool_sampler", poolSampler.getValue()},
                      {"test_records", static_cast<int64_t>(evaluated.size())},
                      {"pca", metrics.pairwiseAccuracy},

@@ -34,6 +34,10 @@ struct ModelOptions {
   int64_t dModel = 0, dState = 0, layers = 0, hidden = 0;
   /// Dropout on the representation the readout scores, in training.
   double dropout = 0.1;
+  /// One readout per target on a shared representation (MTL-TLP's
+  /// multi-task design): the continual-learning comparator whose parameters
+  /// grow with every target. Networks only.
+  bool perTargetHeads = false;
   /// "lambdarank" (ranking within each task; TenSet's best) or "mse".
   std::string loss = "lambdarank";
   double learningRate = 1e-3;
@@ -54,6 +58,33 @@ struct TrainingReport {
   unsigned epochs = 0, bestEpoch = 0;
   double seconds = 0;
   double validationAccuracy = 0;
+};
+
+/// What continual distillation learns from: a new target's measured
+/// schedules and its unmeasured ones, and a small replay of earlier
+/// targets' measurements that keeps the student from forgetting them.
+struct DistillationData {
+  /// The new target's labelled schedules (ranking loss) and the part of
+  /// them that decides when to stop.
+  const Dataset *labelled = nullptr, *validation = nullptr;
+  /// Schedules of the new target, labelled or not, on which the student
+  /// matches the teacher's scores and representations.
+  const Dataset *transfer = nullptr;
+  /// Earlier targets' measurements (ranking loss); may be empty.
+  const Dataset *replay = nullptr;
+};
+
+/// Weights of the distillation loss's terms, beside the ranking loss on the
+/// new target's labels (weight 1).
+struct DistillationOptions {
+  /// Per task, the student's scores against the teacher's (both
+  /// standardized: only the order and spacing of a task's scores matter).
+  double scoreWeight = 0.5;
+  /// The student's representation against the teacher's, relative to the
+  /// teacher's mean squared representation.
+  double representationWeight = 0.5;
+  /// Ranking loss on the replay of earlier targets.
+  double replayWeight = 1.0;
 };
 
 /// Scores with what the tuner's sampler needs beyond them.
@@ -79,10 +110,18 @@ public:
   /// Loads a model `save` wrote; errors name the file and what is wrong.
   static llvm::Expected<std::unique_ptr<CostModel>> load(llvm::StringRef path);
   /// The model the tuner uses unless told otherwise: $TCL_COST_MODEL if
-  /// set, else the pre-trained CPU model shipped in data/.
-  static std::string defaultPath();
+  /// set, else the model distilled for `target` shipped in data/ if there
+  /// is one (modelFileName), else the pre-trained CPU model there.
+  static std::string defaultPath(llvm::StringRef target = "");
+  /// Name of the file in data/ that holds the model for `target`:
+  /// cost-model-<target with ':' as '-'>.tclm.
+  static std::string modelFileName(llvm::StringRef target);
 
   const ModelOptions &options() const { return modelOptions; }
+  /// Takes the training settings of `options` (loss, learning rate,
+  /// epochs, patience, batch shape, seed, threads, verbosity) and keeps the
+  /// model's own kind and sizes: how a loaded model is trained further.
+  void setTrainingOptions(const ModelOptions &options);
   /// Targets the model was trained on.
   const std::vector<std::string> &targets() const { return trainedTargets; }
   virtual int64_t parameterCount() const = 0;
@@ -102,6 +141,14 @@ public:
   /// current state and without early stopping: the tuner's online update.
   /// Models that cannot continue training (XGBoost) retrain on `data`.
   virtual llvm::Error update(const Dataset &data, unsigned steps) = 0;
+  /// Continual distillation: learns a new target from `data` while this
+  /// model (a copy of `teacher`, same kind and sizes) is held to the
+  /// teacher's scores and representations and to earlier targets' replay.
+  /// Models without a representation (XGBoost, random) cannot; an error
+  /// says so.
+  virtual llvm::Expected<TrainingReport>
+  distill(const CostModel &teacher, const DistillationData &data,
+          const DistillationOptions &options);
   llvm::Error save(llvm::StringRef path) const;
 
 protected:

@@ -34,6 +34,9 @@ struct SequenceBatch {
   const uint8_t *lengths = nullptr;
   size_t count = 0;
   unsigned length = 0;
+  /// The target the sequences were featurized for, when they share one:
+  /// what a model with a readout per target scores them with.
+  llvm::StringRef target;
 };
 
 /// The schedules of one task measured on one target.
@@ -62,7 +65,9 @@ struct Dataset {
 
   size_t size() const { return labels.size(); }
   SequenceBatch all() const {
-    return {tokens.data(), lengths.data(), size(), length};
+    return {tokens.data(), lengths.data(), size(), length,
+            targets.size() == 1 ? llvm::StringRef(targets.front())
+                                : llvm::StringRef()};
   }
   /// The samples of the groups `keep` accepts, groups kept whole.
   Dataset selectGroups(llvm::function_ref<bool(const DatasetGroup &)> keep) const;
@@ -94,6 +99,10 @@ struct DatasetOptions {
 /// Tasks are featurized on the target each record was measured on.
 llvm::Expected<Dataset> loadDataset(TuningDatabase &db,
                                     const DatasetOptions &options = {});
+
+/// The samples of `first` followed by those of `second`, groups kept whole
+/// (say, earlier targets' data and a new target's).
+Dataset concatenate(const Dataset &first, const Dataset &second);
 
 /// The held-out split TenSet uses: groups whose task occurs in one of
 /// `testNetworks` are the test set; training keeps only tasks that occur in

@@ -53,7 +53,8 @@ struct TuneOptions {
   unsigned batchSize = 16;
   /// The tuning database (SQLite); created if missing.
   std::string database = "tcl-tuning.db";
-  /// A cost model file; empty: CostModel::defaultPath(). A model kind
+  /// A cost model file; empty: CostModel::defaultPath(target), the model
+  /// distilled for the target if data/ has one. A model kind
   /// ("mamba", "xgboost", "random", ...) instead of a path starts that
   /// kind untrained.
   std::string model;
