@@ -4,7 +4,8 @@
 # gpu-run/batch.tar.gz from scripts/gpu_batch.sh. Builds tcl-runner with
 # nvcc, runs every candidate of the batch (checked against cuBLAS or the
 # task's reference kernel), times cuBLAS on the GEMM tasks, and writes the
-# JSON Lines results and the GPU's description to $OUT.
+# JSON Lines results, the build logs and tasks, and the GPU's description to
+# $OUT; scripts/import_gpu_results.py turns them into database records.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-run/out}
@@ -16,5 +17,6 @@ for network in gpu-run/batch/*/; do
   name=$(basename "$network")
   gpu-run/tcl-runner "$network" -o "$OUT/$name.jsonl" --warmup 3 --repeats 20 --baselines
   cp "$network/build.jsonl" "$OUT/$name-build.jsonl"
+  cp "$network/tasks.jsonl" "$OUT/$name-tasks.jsonl"
 done
 ls -la "$OUT"

@@ -476,12 +476,16 @@ llvm::Expected<std::vector<BestRow>> TuningDatabase::best(llvm::StringRef target
       "n FROM records r JOIN schedules s ON s.id = r.schedule_id WHERE "
       "r.status = 'ok' AND r.scalar_fallback = 0 AND r.median_s IS NOT NULL) "
       "SELECT t.key, t.kind, g.name, " MACHINE_LABEL ", v.assignment, t.flops, "
-      "v.median_s, v.n, b.median_s FROM valid v JOIN tasks t ON t.id = "
-      "v.task_id JOIN targets g ON g.id = v.target_id JOIN machines m ON m.id "
-      "= v.machine_id LEFT JOIN baselines b ON b.task_id = v.task_id AND "
-      "b.target_id = v.target_id AND b.machine_id = v.machine_id AND "
-      "b.library = 'onednn' AND b.status = 'ok' WHERE v.rank = 1 AND (? = '' "
-      "OR g.name = ?) ORDER BY g.name, m.id, t.flops DESC, t.key");
+      "v.median_s, v.n, b.median_s, b.library FROM valid v JOIN tasks t ON "
+      "t.id = v.task_id JOIN targets g ON g.id = v.target_id JOIN machines m "
+      "ON m.id = v.machine_id "
+      // The fastest vendor library's time (SQLite takes `library` from the
+      // row with the minimum).
+      "LEFT JOIN (SELECT task_id, target_id, machine_id, MIN(median_s) AS "
+      "median_s, library FROM baselines WHERE status = 'ok' GROUP BY task_id, "
+      "target_id, machine_id) b ON b.task_id = v.task_id AND b.target_id = "
+      "v.target_id AND b.machine_id = v.machine_id WHERE v.rank = 1 AND (? = "
+      "'' OR g.name = ?) ORDER BY g.name, m.id, t.flops DESC, t.key");
   if (!query)
     return query.takeError();
   query->bind(1, target).bind(2, target);
@@ -497,6 +501,8 @@ llvm::Expected<std::vector<BestRow>> TuningDatabase::best(llvm::StringRef target
         row.medianSeconds = s.real(6);
         row.validRecords = s.integer(7);
         row.baselineSeconds = optionalReal(s, 8);
+        if (row.baselineSeconds)
+          row.baselineLibrary = s.text(9);
         rows.push_back(std::move(row));
         return llvm::Error::success();
       }))

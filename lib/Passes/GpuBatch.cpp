@@ -15,13 +15,16 @@
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
+#include <chrono>
 #include <set>
 
 namespace tcl {
@@ -221,8 +224,14 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
   bool buildOne(ModuleOp payload, ModuleOp spaceModule, const tcl::Space &space,
                 const tcl::Assignment &assignment, const tcl::Task &task,
                 const std::string &name, const llvm::json::Value *check) {
+    auto start = std::chrono::steady_clock::now();
     OwningOpRef<ModuleOp> schedule = cast<ModuleOp>(spaceModule->clone());
     space.concretize(*schedule, assignment);
+    // The database's name for the schedule: a hash of its concrete script,
+    // as tcl::makeRecord computes it for CPU records.
+    std::string script;
+    llvm::raw_string_ostream scriptOs(script);
+    schedule->print(scriptOs);
     OwningOpRef<ModuleOp> candidate = cast<ModuleOp>(payload->clone());
     std::string diagnostics;
     LogicalResult result = success();
@@ -248,6 +257,11 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
                              {"task", task.key},
                              {"kind", tcl::stringifyTaskKind(task.kind).str()},
                              {"schedule", knobs},
+                             {"script_hash", llvm::utohexstr(llvm::xxh3_64bits(script),
+                                                             true, 16)},
+                             {"compile_s", std::chrono::duration<double>(
+                                               std::chrono::steady_clock::now() - start)
+                                               .count()},
                              {"status", ::succeeded(result) ? "built" : "build_error"}};
     if (::failed(result))
       entry["message"] = diagnostics;

@@ -2,7 +2,8 @@
 //
 //   tcl-db summary DB            tasks, networks, records per target, valid %
 //   tcl-db list DB               every task with its records per target
-//   tcl-db best DB [--target=T]  the fastest valid schedule per task, vs oneDNN
+//   tcl-db best DB [--target=T]  the fastest valid schedule per task, vs the
+//                                fastest vendor library (oneDNN, cuBLAS)
 //   tcl-db records DB [--task=K] every record (of one task), with its status
 //   tcl-db export DB [-o FILE]   JSON Lines (stdout by default)
 //   tcl-db import DB FILE        JSON Lines ('-': stdin); skips known records
@@ -150,16 +151,17 @@ static int runBest(TuningDatabase &db) {
           {"flops", row.flops},
           {"median_s", row.medianSeconds},
           {"valid_records", row.validRecords},
-          {"onednn_median_s", row.baselineSeconds
+          {"vendor", row.baselineLibrary},
+          {"vendor_median_s", row.baselineSeconds
                                   ? llvm::json::Value(*row.baselineSeconds)
                                   : llvm::json::Value(nullptr)},
           {"assignment", row.assignment}});
     llvm::outs() << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(array)));
     return 0;
   }
-  llvm::outs() << llvm::formatv("{0,-24} {1,-30} {2,12} {3,9} {4,12} {5,9} {6,6}\n",
-                                "target", "task", "best", "GFLOP/s", "oneDNN",
-                                "vs oneDNN", "valid");
+  llvm::outs() << llvm::formatv(
+      "{0,-24} {1,-30} {2,12} {3,9} {4,-7} {5,12} {6,9} {7,6}\n", "target",
+      "task", "best", "GFLOP/s", "library", "vendor", "vs vendor", "valid");
   for (const BestRow &row : *rows) {
     std::string ratio = row.baselineSeconds
                             ? llvm::formatv("{0:F2}", *row.baselineSeconds /
@@ -167,10 +169,11 @@ static int runBest(TuningDatabase &db) {
                                   .str()
                             : "-";
     llvm::outs() << llvm::formatv(
-        "{0,-24} {1,-30} {2,12} {3,9:F2} {4,12} {5,9} {6,6}\n", row.target,
-        row.kind + "_" + row.taskKey, seconds(row.medianSeconds),
-        row.flops / row.medianSeconds / 1e9, seconds(row.baselineSeconds),
-        ratio, row.validRecords);
+        "{0,-24} {1,-30} {2,12} {3,9:F2} {4,-7} {5,12} {6,9} {7,6}\n",
+        row.target, row.kind + "_" + row.taskKey, seconds(row.medianSeconds),
+        row.flops / row.medianSeconds / 1e9,
+        row.baselineLibrary.empty() ? "-" : row.baselineLibrary,
+        seconds(row.baselineSeconds), ratio, row.validRecords);
   }
   return 0;
 }

@@ -89,7 +89,10 @@ struct BestRow {
   double flops = 0;
   double medianSeconds = 0;
   int64_t validRecords = 0;
+  /// The fastest vendor library's time on the same target and machine
+  /// (oneDNN on CPUs, cuBLAS or cuDNN on GPUs), and which library it was.
   std::optional<double> baselineSeconds;
+  std::string baselineLibrary;
 };
 
 struct TargetSummary {

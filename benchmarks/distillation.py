@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""Continual cross-target distillation against its comparators (issue 8).
+
+The cost model meets the targets of --sequence one after the other. The
+first target's model is trained from scratch on all of its records; each
+later target is learned from a fraction of its records by
+
+  distill     tcl-train --distill: the previous model's network, held to its
+              scores and representations on the new target's schedules and
+              to a replay of earlier targets (tcl's method)
+  fine-tune   the previous model trained further on the new records
+  scratch     a new model trained on the new records only
+  multi-task  one shared network with a readout per target, trained on
+              every earlier target's records and the new ones (MTL-TLP)
+
+at each of --fractions of the new target's training records (chosen at
+random, the same ones for every method). Tasks of --test-networks are never
+trained on; PCA and top-1 are measured on them, for the new target. The
+models at --chain-fraction carry on to the next target, so after the whole
+sequence the distilled and fine-tuned chains are evaluated again on every
+earlier target: how much they forgot. Prints tables, writes JSON and PNG.
+
+    benchmarks/distillation.py [--build build] [--db DB]
+        [--sequence x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t]
+        [--fractions 0.01,0.05,0.1,1] [--chain-fraction 0.1]
+        [--test-networks resnet50,bert_base] [--work distill-work]
+        [--out docs/results/distillation.json]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, HERE)
+from cost_models import import_dataset  # noqa: E402
+
+METHODS = ["distill", "fine-tune", "scratch", "multi-task"]
+
+
+def train(bin_dir, db, work, name, arguments):
+    """Runs tcl-train once (skipped when its report exists); its JSON report."""
+    report = os.path.join(work, name + ".json")
+    if not os.path.exists(report):
+        command = [os.path.join(bin_dir, "tcl-train"), db] + arguments + \
+            ["--json=" + report + ".partial"]
+        print("running: " + " ".join(command), flush=True)
+        with open(os.path.join(work, name + ".log"), "w") as log:
+            subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT)
+        os.replace(report + ".partial", report)
+    with open(report) as f:
+        return json.load(f)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--db", help="a tuning database (default: the shipped dataset)")
+    parser.add_argument("--sequence", default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t")
+    parser.add_argument("--fractions", default="0.01,0.05,0.1,1")
+    parser.add_argument("--chain-fraction", type=float, default=0.1)
+    parser.add_argument("--test-networks", default="resnet50,bert_base")
+    parser.add_argument("--model", default="mamba")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--work", default="distill-work",
+                        help="models, logs and reports (kept: a rerun skips what is done)")
+    parser.add_argument("--out", default="distillation.json")
+    args = parser.parse_args()
+    bin_dir = os.path.join(args.build, "bin")
+    sequence = args.sequence.split(",")
+    fractions = [float(f) for f in args.fractions.split(",")]
+    if len(sequence) < 2:
+        sys.exit("--sequence needs at least two targets")
+    if args.chain_fraction not in fractions:
+        sys.exit("--chain-fraction must be one of --fractions")
+    os.makedirs(args.work, exist_ok=True)
+    db = args.db or os.path.join(args.work, "dataset.db")
+    if not args.db and not os.path.exists(db):
+        import_dataset(bin_dir, args.work)
+    common = ["--model=" + args.model, "--test-networks=" + args.test_networks,
+              "--seed=%d" % args.seed, "--num-threads=%d" % args.threads]
+    model = lambda name: os.path.join(args.work, name + ".tclm")
+
+    first = train(bin_dir, db, args.work, "t0-scratch",
+                  common + ["--targets=" + sequence[0], "-o", model("t0-scratch")])
+    report = {"sequence": sequence, "fractions": fractions, "model": args.model,
+              "test_networks": args.test_networks.split(","), "seed": args.seed,
+              "chain_fraction": args.chain_fraction,
+              "first": {"target": sequence[0], "pca": first["pca"], "top1": first["top1"],
+                        "parameters": first["parameters"]},
+              "transfers": [], "forgetting": []}
+    # The model each chain carries to the next target.
+    chain = {"distill": model("t0-scratch"), "fine-tune": model("t0-scratch")}
+    # Per target, the PCA each chain had when it had just learned it.
+    learned = {"distill": {sequence[0]: first["pca"]},
+               "fine-tune": {sequence[0]: first["pca"]}}
+    for step, target in enumerate(sequence[1:], start=1):
+        transfer = {"from": sequence[step - 1], "to": target, "rows": []}
+        for fraction in fractions:
+            pool = [] if fraction >= 1 else ["--pool-sampler=random",
+                                             "--pool-fraction=%g" % fraction]
+            new = ["--new-target=" + target]
+            for method in METHODS:
+                name = "t%d-%s-%g" % (step, method, fraction)
+                if method == "distill":
+                    extra = ["--distill=" + chain["distill"], "-o", model(name)]
+                elif method == "fine-tune":
+                    extra = ["--fine-tune=" + chain["fine-tune"], "-o", model(name)]
+                elif method == "scratch":
+                    extra = []
+                else:
+                    extra = ["--multi-task", "--targets=" + ",".join(sequence[:step + 1])]
+                result = train(bin_dir, db, args.work, name, common + new + pool + extra)
+                transfer["rows"].append({"method": method, "fraction": fraction,
+                                         "pca": result["pca"], "top1": result["top1"],
+                                         "top5": result["top5"],
+                                         "parameters": result["parameters"],
+                                         "train_records": result["train_records"],
+                                         "train_seconds": result["train_seconds"]})
+        for method in chain:
+            chain[method] = model("t%d-%s-%g" % (step, method, args.chain_fraction))
+            row = next(r for r in transfer["rows"]
+                       if r["method"] == method and r["fraction"] == args.chain_fraction)
+            learned[method][target] = row["pca"]
+        report["transfers"].append(transfer)
+
+    # Forgetting: the chains' final models on every earlier target.
+    for method in chain:
+        for target in sequence[:-1]:
+            result = train(bin_dir, db, args.work, "final-%s-on-%s" % (method, target.replace(":", "-")),
+                           common + ["--evaluate=" + chain[method], "--targets=" + target])
+            report["forgetting"].append({"method": method, "target": target,
+                                         "pca_when_learned": learned[method][target],
+                                         "pca_after_sequence": result["pca"],
+                                         "top1_after_sequence": result["top1"]})
+
+    print_tables(report)
+    checks(report)
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=1)
+    print("\nwrote " + args.out)
+    plot(report, os.path.dirname(os.path.abspath(args.out)))
+
+
+def print_tables(report):
+    print("\nfirst target %s from scratch: PCA %.4f, top-1 %.4f, %d parameters"
+          % (report["first"]["target"], report["first"]["pca"], report["first"]["top1"],
+             report["first"]["parameters"]))
+    for transfer in report["transfers"]:
+        print("\n== %s -> %s: PCA / top-1 on the held-out networks of %s"
+              % (transfer["from"], transfer["to"], transfer["to"]))
+        print("%-11s %11s" % ("method", "parameters") +
+              "".join("%17s" % ("%g%%" % (100 * f)) for f in report["fractions"]))
+        for method in METHODS:
+            rows = {r["fraction"]: r for r in transfer["rows"] if r["method"] == method}
+            print("%-11s %11d" % (method, rows[report["fractions"][0]]["parameters"]) +
+                  "".join("%17s" % ("%.4f / %.4f" % (rows[f]["pca"], rows[f]["top1"]))
+                          for f in report["fractions"]))
+    print("\n== forgetting: PCA on earlier targets after the whole sequence")
+    print("%-11s %-24s %12s %12s %8s" % ("method", "target", "when learned", "after", "drop"))
+    for row in report["forgetting"]:
+        print("%-11s %-24s %12.4f %12.4f %8.4f" % (
+            row["method"], row["target"], row["pca_when_learned"], row["pca_after_sequence"],
+            row["pca_when_learned"] - row["pca_after_sequence"]))
+
+
+def checks(report):
+    """Issue 8's criteria, as measured here."""
+    chain = report["chain_fraction"]
+    print("\n== checks")
+    for transfer in report["transfers"]:
+        row = lambda method, fraction: next(
+            r for r in transfer["rows"] if r["method"] == method and r["fraction"] == fraction)
+        if 1.0 in report["fractions"]:
+            distilled, scratch = row("distill", chain), row("scratch", 1.0)
+            print("%s -> %s: distilled top-1 at %g%% %.4f vs scratch at 100%% %.4f: %s" % (
+                transfer["from"], transfer["to"], 100 * chain, distilled["top1"],
+                scratch["top1"], "met" if distilled["top1"] >= scratch["top1"] else "NOT met"))
+    first = [r for r in report["forgetting"]
+             if r["method"] == "distill" and r["target"] == report["sequence"][0]]
+    for row in first:
+        drop = 100 * (row["pca_when_learned"] - row["pca_after_sequence"])
+        print("distilled chain forgets %.2f PCA points of %s: %s" % (
+            drop, row["target"], "met" if drop <= 3 else "NOT met"))
+    counts = {r["parameters"] for t in report["transfers"] for r in t["rows"]
+              if r["method"] == "distill"} | {report["first"]["parameters"]}
+    print("distilled parameter counts across targets: %s: %s" % (
+        sorted(counts), "met" if len(counts) == 1 else "NOT met"))
+
+
+def plot(report, directory):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing: no plots")
+        return
+    for index, transfer in enumerate(report["transfers"], start=1):
+        figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+        for axis, metric in zip(axes, ["pca", "top1"]):
+            for number, method in enumerate(METHODS):
+                rows = sorted((r for r in transfer["rows"] if r["method"] == method),
+                              key=lambda r: r["fraction"])
+                axis.plot([100 * r["fraction"] for r in rows], [r[metric] for r in rows],
+                          marker="o", color="C%d" % number, label=method)
+            axis.set_xscale("log")
+            axis.set_xlabel("%% of %s's training records" % transfer["to"])
+            axis.set_ylabel({"pca": "pairwise accuracy", "top1": "top-1"}[metric])
+        axes[0].legend()
+        figure.suptitle("%s -> %s, held-out networks" % (transfer["from"], transfer["to"]))
+        figure.tight_layout()
+        path = os.path.join(directory, "distillation_%d.png" % index)
+        figure.savefig(path, dpi=110)
+        print("wrote " + path)
+
+
+if __name__ == "__main__":
+    main()
