@@ -96,7 +96,13 @@ NeuralCostModel::distill(const CostModel &teacherModel,
     if (replaying)
       replay = tensorsOf(*data.replay);
 
-    auto [groups, perGroup] = batchShape(*data.transfer);
+    // Half a ranking batch each for distillation and replay: they steady
+    // the student rather than teach it, and a step costs what it scores.
+    auto halved = [&](const Dataset &set) {
+      auto [groups, perGroup] = batchShape(set);
+      return std::pair<unsigned, unsigned>{std::max(1u, groups / 2), perGroup};
+    };
+    auto [groups, perGroup] = halved(*data.transfer);
     ExtraLoss extra = [&](std::mt19937_64 &random) {
       torch::Tensor index =
           drawGroupSamples(*data.transfer, groups, perGroup, random);
@@ -114,7 +120,7 @@ NeuralCostModel::distill(const CostModel &teacherModel,
               torch::mse_loss(representation,
                               teacherRepresentation.index_select(0, index));
       if (replaying) {
-        auto [replayGroups, replayPerGroup] = batchShape(*data.replay);
+        auto [replayGroups, replayPerGroup] = halved(*data.replay);
         torch::Tensor replayIndex = drawGroupSamples(
             *data.replay, replayGroups, replayPerGroup, random);
         torch::Tensor replayScores =

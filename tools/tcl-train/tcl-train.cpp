@@ -259,9 +259,16 @@ int main(int argc, char **argv) {
       labelled = learning.select(*chosen);
       // As many gradient steps as on the whole pool: a model trained on a
       // tenth of the data for the same epochs would be judged undertrained,
-      // not short of data.
-      double scale = static_cast<double>(learning.size()) /
-                     std::max<size_t>(1, labelled.size());
+      // not short of data. An epoch is at least one batch.
+      auto batches = [&](size_t records) {
+        return std::max<size_t>(
+            1, records / (static_cast<size_t>(options.groupsPerBatch) *
+                          options.samplesPerGroup));
+      };
+      // Multi-task training also learns from all of the earlier data.
+      size_t alsoTrained = multiTask ? earlier.size() : 0;
+      double scale = static_cast<double>(batches(alsoTrained + learning.size())) /
+                     batches(alsoTrained + labelled.size());
       options.epochs = static_cast<unsigned>(std::lround(options.epochs * scale));
       options.patience =
           static_cast<unsigned>(std::lround(options.patience * scale));
