@@ -10,8 +10,8 @@ the batch, in one directory:
   <network>-tasks.jsonl  the batch's tasks, in the database's form
   gpu.csv                nvidia-smi's description of the GPU (optional)
 This writes the target, the tasks, a record per kernel (kernels that did not
-build included, as compile errors) and a baseline per cuBLAS timing, in the
-form `tcl-db import` reads:
+build included, as compile errors) and a baseline per cuBLAS or cuDNN
+timing, in the form `tcl-db import` reads:
 
     scripts/import_gpu_results.py OUT_DIR [--target nvvm:sm_90] -o gpu.jsonl
     tcl-db import tcl.db gpu.jsonl
@@ -100,7 +100,8 @@ def main():
             if result.get("baseline"):
                 baselines.append({
                     "type": "baseline", "task": result["task"], "target": args.target,
-                    "machine": machine, "library": result["baseline"], "primitive": "gemm",
+                    "machine": machine, "library": result["baseline"],
+                    "primitive": result.get("primitive", "gemm"),
                     "status": "ok" if result["status"] == "ok" else "crash",
                     "median_s": result.get("median_s"), "min_s": result.get("min_s"),
                     "samples": args.repeats if result["status"] == "ok" else 0,

@@ -54,3 +54,8 @@ if nvcc:
     config.substitutions.append(("%nvcc", nvcc))
     config.substitutions.append(
         ("%cuda_root", os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))))
+    # cuDNN ships with some toolkits only; tcl-runner's convolution
+    # baselines need it.
+    cuda_root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    if os.path.exists(os.path.join(cuda_root, "include", "cudnn.h")):
+        config.available_features.add("cudnn")

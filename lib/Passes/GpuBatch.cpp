@@ -25,7 +25,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
-#include <set>
+#include <map>
 
 namespace tcl {
 #define GEN_PASS_DEF_TCLGPUBATCH
@@ -85,6 +85,47 @@ static llvm::json::Value checkOf(linalg::LinalgOp op, llvm::StringRef key) {
   return llvm::json::Object{{"reference", ("ref-" + key + ".json").str()}};
 }
 
+/// The shape cuDNN needs to run `op` as a 2-D f32 convolution (NHWC input
+/// without padding, as the model's pad op already made it), for
+/// tcl-runner's vendor baseline; none for other ops.
+static std::optional<llvm::json::Value> cudnnShapeOf(linalg::LinalgOp op) {
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || dims->outputImage.size() != 2 ||
+      dims->filterLoop.size() != 2 || op.getNumDpsInits() != 1 ||
+      !cast<ShapedType>(op.getDpsInits()[0].getType()).getElementType().isF32())
+    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  auto product = [&](ArrayRef<unsigned> loops) {
+    int64_t size = 1;
+    for (unsigned loop : loops)
+      size *= bounds[loop];
+    return size;
+  };
+  int64_t groups = product(dims->depth);
+  int64_t inputChannels = product(dims->inputChannel) * groups;
+  int64_t outputChannels = product(dims->outputChannel) * groups;
+  llvm::json::Array input, stride, dilation;
+  for (unsigned i = 0; i < 2; ++i) {
+    int64_t out = bounds[dims->outputImage[i]];
+    int64_t filter = bounds[dims->filterLoop[i]];
+    input.push_back((out - 1) * dims->strides[i] +
+                    (filter - 1) * dims->dilations[i] + 1);
+    stride.push_back(dims->strides[i]);
+    dilation.push_back(dims->dilations[i]);
+  }
+  return llvm::json::Object{
+      {"n", product(dims->batch)},
+      {"c", inputChannels},
+      {"k", outputChannels},
+      {"input", std::move(input)},
+      {"filter", llvm::json::Array{bounds[dims->filterLoop[0]],
+                                   bounds[dims->filterLoop[1]]}},
+      {"stride", std::move(stride)},
+      {"dilation", std::move(dilation)},
+      {"groups", groups}};
+}
+
 namespace {
 struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
   using Base::Base;
@@ -122,10 +163,10 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
     }
 
     std::vector<std::pair<Operation *, tcl::Task>> tasks;
-    std::set<std::string> seen;
+    std::map<std::string, int64_t> occurrences;
     tcl::extractTasks(model, {}, [&](const tcl::TaskOccurrence &occurrence,
                                      const tcl::Task &task) {
-      if (task.flops >= minFlops && seen.insert(task.key).second)
+      if (task.flops >= minFlops && occurrences[task.key]++ == 0)
         tasks.push_back({occurrence.anchor, task});
     });
     unsigned built = 0, failed = 0;
@@ -148,7 +189,7 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
       payload->print(payloadStream);
       llvm::json::Object networks;
       if (!network.empty())
-        networks[network] = 1;
+        networks[network] = occurrences[task.key];
       tasksLog << llvm::json::Value(llvm::json::Object{
                       {"type", "task"},
                       {"key", task.key},
@@ -171,8 +212,16 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
                                            .getRegion(0)
                                            .front()
                                            .front());
-      llvm::json::Value check = checkOf(op, task.key);
-      if (check.getAsObject()->get("reference")) {
+      // What tcl-runner needs beyond the launch: how to check a candidate
+      // and, for convolutions, the shape of the cuDNN baseline.
+      llvm::json::Object runnerFields{{"check", checkOf(op, task.key)}};
+      bool convolution = task.kind == tcl::TaskKind::Conv2D ||
+                         task.kind == tcl::TaskKind::GroupedConv2D ||
+                         task.kind == tcl::TaskKind::DepthwiseConv2D;
+      if (convolution)
+        if (std::optional<llvm::json::Value> shape = cudnnShapeOf(op))
+          runnerFields["cudnn"] = std::move(*shape);
+      if (runnerFields.getObject("check")->get("reference")) {
         if (std::optional<tcl::Assignment> smallest = smallestTiles(*knobs))
           buildOne(*payload, **space, *knobs, *smallest, task,
                    "ref-" + task.key, nullptr);
@@ -187,7 +236,8 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
         if (!drawn.insert(*assignment).second)
           continue;
         std::string name = task.key + "-" + std::to_string(drawn.size() - 1);
-        if (buildOne(*payload, **space, *knobs, *assignment, task, name, &check))
+        if (buildOne(*payload, **space, *knobs, *assignment, task, name,
+                     &runnerFields))
           ++built;
         else
           ++failed;
@@ -223,7 +273,7 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
   /// as `name`; logs the outcome. Returns whether it built.
   bool buildOne(ModuleOp payload, ModuleOp spaceModule, const tcl::Space &space,
                 const tcl::Assignment &assignment, const tcl::Task &task,
-                const std::string &name, const llvm::json::Value *check) {
+                const std::string &name, const llvm::json::Object *runnerFields) {
     auto start = std::chrono::steady_clock::now();
     OwningOpRef<ModuleOp> schedule = cast<ModuleOp>(spaceModule->clone());
     space.concretize(*schedule, assignment);
@@ -269,8 +319,8 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
     log->flush();
     if (::failed(result))
       return false;
-    // Add what the runner needs beyond the launch: the task, the schedule
-    // and the check.
+    // Add what the runner needs beyond the launch: the task, the schedule,
+    // the check and the baseline's shape.
     llvm::SmallString<256> path(outputDir);
     llvm::sys::path::append(path, name + ".json");
     auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -287,8 +337,9 @@ struct GpuBatchPass : public tcl::impl::TclGpuBatchBase<GpuBatchPass> {
     object["kind"] = tcl::stringifyTaskKind(task.kind).str();
     object["schedule"] = knobs;
     object["flops"] = task.flops;
-    if (check)
-      object["check"] = *check;
+    if (runnerFields)
+      for (const auto &[key, value] : *runnerFields)
+        object[key] = value;
     std::error_code error;
     llvm::raw_fd_ostream os(path, error);
     if (error)

@@ -17,6 +17,8 @@
 // Inputs are uniform in [-1, 1) from a generator seeded by the task key,
 // the output starts at the same pseudo-random values for every candidate.
 //
+//   cudnn:     (convolutions) {n, c, k, input[2], filter[2], stride[2],
+//              dilation[2], groups}: the shape --baselines times with cuDNN
 // Timing: `--warmup` launches, then `--repeats` launches timed each with
 // CUDA events; the median and minimum are reported. A candidate that fails
 // to load or launch, or faults, is reported with its status and the
@@ -28,6 +30,9 @@
 
 #include <cublas_v2.h>
 #include <cuda.h>
+#ifdef TCL_RUNNER_CUDNN
+#include <cudnn.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +40,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -269,6 +275,29 @@ void cublasGemm(cublasHandle_t handle, const Gemm &shape, CUdeviceptr a,
                          "cuBLAS: " + std::string(cublasGetStatusString(status))};
 }
 
+/// A 2-D convolution as cuDNN sees it: NHWC input of n x input x c, k
+/// filters of filter x (c / groups), no padding.
+struct Convolution {
+  int64_t n = 1, c = 0, k = 0, groups = 1;
+  int64_t input[2] = {0, 0}, filter[2] = {0, 0}, stride[2] = {1, 1},
+          dilation[2] = {1, 1};
+};
+
+Convolution convolutionOf(const minijson::Value &shape) {
+  Convolution conv;
+  conv.n = shape.at("n").asInt();
+  conv.c = shape.at("c").asInt();
+  conv.k = shape.at("k").asInt();
+  conv.groups = shape.at("groups").asInt();
+  for (int i = 0; i < 2; ++i) {
+    conv.input[i] = shape.at("input").asArray().at(i).asInt();
+    conv.filter[i] = shape.at("filter").asArray().at(i).asInt();
+    conv.stride[i] = shape.at("stride").asArray().at(i).asInt();
+    conv.dilation[i] = shape.at("dilation").asArray().at(i).asInt();
+  }
+  return conv;
+}
+
 /// Largest difference from `reference`, relative to its largest magnitude.
 double relativeError(const std::vector<float> &values,
                      const std::vector<float> &reference) {
@@ -318,9 +347,12 @@ public:
         std::fprintf(stderr, "tcl-runner: %zu/%zu candidates, %zu valid\n",
                      done, configs.size(), valid);
     }
-    if (options.baselines)
+    if (options.baselines) {
       for (const auto &[task, shape] : gemmTasks)
         std::fprintf(out, "%s\n", cublasBaseline(task, shape, deviceName).c_str());
+      for (const auto &[task, shape] : convolutionTasks)
+        std::fprintf(out, "%s\n", cudnnBaseline(task, shape, deviceName).c_str());
+    }
     if (out != stdout)
       std::fclose(out);
     stopContext();
@@ -392,6 +424,9 @@ private:
       auto candidate = std::make_unique<Candidate>();
       candidate->load(options.batchDir, configName);
       line << ",\"task\":" << minijson::quote(candidate->task);
+      if (candidate->config.has("cudnn"))
+        convolutionTasks.emplace(candidate->task,
+                                 convolutionOf(candidate->config.at("cudnn")));
       double error = checkResult(*candidate);
       Timing timing = time([&] { candidate->launch(stream); }, stream, options);
       line << ",\"status\":\"ok\",\"median_s\":" << timing.median
@@ -420,7 +455,7 @@ private:
     std::vector<float> reference;
     if (check.has("gemm")) {
       Gemm shape = gemmOf(check);
-      gemmTasks.emplace_back(candidate.task, shape);
+      gemmTasks.emplace(candidate.task, shape);
       candidate.reset();
       cublasGemm(cublas, shape, candidate.buffers[0].device,
                  candidate.buffers[1].device, candidate.buffers.back().device);
@@ -474,12 +509,125 @@ private:
     return line.str();
   }
 
+  /// cuDNN's fastest algorithm for `conv` (cudnnFind), in full FP32
+  /// (CUDNN_FMA_MATH: no TF32, the precision tcl's kernels compute in),
+  /// timed like a candidate. Without cuDNN in the build, says so.
+  std::string cudnnBaseline(const std::string &task, const Convolution &conv,
+                            const char *deviceName) {
+    std::ostringstream line;
+    line << "{\"name\":" << minijson::quote("cudnn-" + task)
+         << ",\"device\":" << minijson::quote(deviceName)
+         << ",\"task\":" << minijson::quote(task)
+         << ",\"baseline\":\"cudnn\",\"primitive\":\"convolution\"";
+#ifdef TCL_RUNNER_CUDNN
+    cudnnHandle_t handle = nullptr;
+    cudnnTensorDescriptor_t input = nullptr, output = nullptr;
+    cudnnFilterDescriptor_t filter = nullptr;
+    cudnnConvolutionDescriptor_t descriptor = nullptr;
+    CUdeviceptr x = 0, w = 0, y = 0, workspace = 0;
+    auto checkDnn = [](cudnnStatus_t status, const char *what) {
+      if (status != CUDNN_STATUS_SUCCESS)
+        throw CandidateError{"launch_error", std::string("cuDNN ") + what +
+                                                 ": " + cudnnGetErrorString(status)};
+    };
+    try {
+      checkDnn(cudnnCreate(&handle), "handle");
+      checkDnn(cudnnSetStream(handle, reinterpret_cast<cudaStream_t>(stream)),
+               "stream");
+      checkDnn(cudnnCreateTensorDescriptor(&input), "descriptor");
+      checkDnn(cudnnCreateTensorDescriptor(&output), "descriptor");
+      checkDnn(cudnnCreateFilterDescriptor(&filter), "descriptor");
+      checkDnn(cudnnCreateConvolutionDescriptor(&descriptor), "descriptor");
+      checkDnn(cudnnSetTensor4dDescriptor(input, CUDNN_TENSOR_NHWC,
+                                          CUDNN_DATA_FLOAT, conv.n, conv.c,
+                                          conv.input[0], conv.input[1]),
+               "input");
+      checkDnn(cudnnSetFilter4dDescriptor(filter, CUDNN_DATA_FLOAT,
+                                          CUDNN_TENSOR_NHWC, conv.k,
+                                          conv.c / conv.groups, conv.filter[0],
+                                          conv.filter[1]),
+               "filter");
+      checkDnn(cudnnSetConvolution2dDescriptor(
+                   descriptor, 0, 0, conv.stride[0], conv.stride[1],
+                   conv.dilation[0], conv.dilation[1], CUDNN_CROSS_CORRELATION,
+                   CUDNN_DATA_FLOAT),
+               "convolution");
+      checkDnn(cudnnSetConvolutionGroupCount(descriptor, conv.groups), "groups");
+      checkDnn(cudnnSetConvolutionMathType(descriptor, CUDNN_FMA_MATH), "math");
+      int n = 0, k = 0, h = 0, wOut = 0;
+      checkDnn(cudnnGetConvolution2dForwardOutputDim(descriptor, input, filter,
+                                                     &n, &k, &h, &wOut),
+               "output shape");
+      checkDnn(cudnnSetTensor4dDescriptor(output, CUDNN_TENSOR_NHWC,
+                                          CUDNN_DATA_FLOAT, n, k, h, wOut),
+               "output");
+      auto allocate = [](CUdeviceptr &pointer, size_t bytes) {
+        check(cuMemAlloc(&pointer, std::max<size_t>(bytes, 4)), "launch_error",
+              "allocating");
+      };
+      allocate(x, sizeof(float) * conv.n * conv.c * conv.input[0] * conv.input[1]);
+      allocate(w, sizeof(float) * conv.k * (conv.c / conv.groups) *
+                      conv.filter[0] * conv.filter[1]);
+      allocate(y, sizeof(float) * n * k * h * wOut);
+      cudnnConvolutionFwdAlgoPerf_t found[8];
+      int count = 0;
+      checkDnn(cudnnFindConvolutionForwardAlgorithm(handle, input, filter,
+                                                    descriptor, output, 8,
+                                                    &count, found),
+               "algorithm search");
+      const cudnnConvolutionFwdAlgoPerf_t *best = nullptr;
+      for (int i = 0; i < count && !best; ++i)
+        if (found[i].status == CUDNN_STATUS_SUCCESS)
+          best = &found[i];
+      if (!best)
+        throw CandidateError{"launch_error", "cuDNN has no algorithm"};
+      allocate(workspace, best->memory);
+      const float one = 1, zero = 0;
+      Timing timing = time(
+          [&] {
+            checkDnn(cudnnConvolutionForward(
+                         handle, &one, input, reinterpret_cast<void *>(x),
+                         filter, reinterpret_cast<void *>(w), descriptor,
+                         best->algo, reinterpret_cast<void *>(workspace),
+                         best->memory, &zero, output,
+                         reinterpret_cast<void *>(y)),
+                     "forward");
+          },
+          stream, options);
+      line << ",\"status\":\"ok\",\"median_s\":" << timing.median
+           << ",\"min_s\":" << timing.min
+           << ",\"algorithm\":" << static_cast<int>(best->algo) << "}";
+    } catch (const CandidateError &error) {
+      line << ",\"status\":" << minijson::quote(error.status)
+           << ",\"message\":" << minijson::quote(error.message) << "}";
+    }
+    for (CUdeviceptr pointer : {x, w, y, workspace})
+      if (pointer)
+        cuMemFree(pointer);
+    if (descriptor)
+      cudnnDestroyConvolutionDescriptor(descriptor);
+    if (filter)
+      cudnnDestroyFilterDescriptor(filter);
+    for (cudnnTensorDescriptor_t tensor : {input, output})
+      if (tensor)
+        cudnnDestroyTensorDescriptor(tensor);
+    if (handle)
+      cudnnDestroy(handle);
+#else
+    line << ",\"status\":\"launch_error\",\"message\":\"tcl-runner was "
+            "built without cuDNN (-DTCL_RUNNER_CUDNN -lcudnn)\"}";
+#endif
+    return line.str();
+  }
+
   const Options &options;
   CUdevice device = 0;
   CUcontext context = nullptr;
   CUstream stream = nullptr;
   cublasHandle_t cublas = nullptr;
-  std::vector<std::pair<std::string, Gemm>> gemmTasks;
+  /// The tasks --baselines times with cuBLAS and cuDNN, by task key.
+  std::map<std::string, Gemm> gemmTasks;
+  std::map<std::string, Convolution> convolutionTasks;
 };
 
 void usage() {
@@ -489,7 +637,7 @@ void usage() {
                "Runs every <name>.json launch config in BATCH_DIR (with its "
                "PTX or cubin) on the GPU, checks it, and writes one JSON line "
                "per candidate; --baselines adds cuBLAS timings of the GEMM "
-               "tasks.\n");
+               "tasks and cuDNN timings of the convolutions.\n");
 }
 
 } // namespace
