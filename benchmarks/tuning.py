@@ -85,16 +85,23 @@ def read_history(path):
 
 
 def curve(rounds):
-    """(trials, cumulative seconds, estimated network seconds) per round."""
-    points, seconds = [], 0.0
+    """(trials, cumulative seconds, estimated network seconds) per round,
+    from the first round at which every task of the run has a measurement:
+    before it, the tuner's estimate sums only the tasks measured so far and
+    would look better than any finished tuning."""
+    tasks = {entry["task"] for entry in rounds}
+    points, seconds, seen = [], 0.0, set()
     for entry in rounds:
         seconds += entry["seconds"]
-        points.append((entry["trials"], seconds, entry["estimated_s"]))
+        seen.add(entry["task"])
+        if len(seen) == len(tasks):
+            points.append((entry["trials"], seconds, entry["estimated_s"]))
     return points
 
 
 def first_reaching(points, target, index):
-    """Trials (index 0) or seconds (index 1) when the estimate first is <= target."""
+    """Trials (index 0) or seconds (index 1) when the estimate of the whole
+    network first is <= target."""
     for point in points:
         if point[2] <= target * (1 + 1e-9):
             return point[index]
