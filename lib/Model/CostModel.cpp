@@ -45,8 +45,7 @@ CostModel::create(const ModelOptions &options) {
     return createXGBoostModel(options);
   if (options.kind == "random")
     return createRandomModel(options);
-  if (options.kind == "mamba" || options.kind == "tenset-mlp" ||
-      options.kind == "attention")
+  if (isNeuralKind(options.kind))
     return createNeuralModel(options);
   std::string known;
   for (llvm::StringRef kind : costModelKinds())

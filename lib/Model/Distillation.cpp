@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModelKinds.h"
 #include "NeuralCostModel.h"
 
 using namespace tcl;
@@ -49,16 +50,12 @@ static torch::Tensor standardized(const torch::Tensor &scores) {
   return (scores - mean) / (deviation + 1e-6);
 }
 
-static bool isNetworkKind(llvm::StringRef kind) {
-  return kind == "mamba" || kind == "tenset-mlp" || kind == "attention";
-}
-
 llvm::Expected<TrainingReport>
 NeuralCostModel::distill(const CostModel &teacherModel,
                          const DistillationData &data,
                          const DistillationOptions &weights) {
   const ModelOptions &theirs = teacherModel.options();
-  if (!isNetworkKind(theirs.kind) || theirs.kind != modelOptions.kind ||
+  if (!isNeuralKind(theirs.kind) || theirs.kind != modelOptions.kind ||
       theirs.perTargetHeads || modelOptions.perTargetHeads ||
       teacherModel.parameterCount() != parameterCount())
     return makeError("the student must be the teacher's network (" +

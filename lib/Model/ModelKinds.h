@@ -7,7 +7,11 @@
 
 namespace tcl {
 
-/// Mamba, TenSet-MLP and attention: a network trained with LibTorch.
+/// Mamba, TenSet-MLP and attention: the kinds that are a network trained
+/// with LibTorch (and so can be distilled, fine-tuned or given heads).
+bool isNeuralKind(llvm::StringRef kind);
+
+/// Creates one of the kinds isNeuralKind accepts.
 llvm::Expected<std::unique_ptr<CostModel>>
 createNeuralModel(const ModelOptions &options);
 llvm::Expected<std::unique_ptr<CostModel>>

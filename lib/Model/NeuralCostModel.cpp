@@ -415,6 +415,10 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
   return report;
 }
 
+bool tcl::isNeuralKind(llvm::StringRef kind) {
+  return kind == "mamba" || kind == "tenset-mlp" || kind == "attention";
+}
+
 llvm::Expected<std::unique_ptr<CostModel>>
 tcl::createNeuralModel(const ModelOptions &options) {
   NetworkConfig config;
