@@ -25,6 +25,8 @@
 using namespace tcl;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory category("tcl-db options");
+
 static cl::SubCommand summaryCommand("summary", "Tasks, records per target, valid fraction");
 static cl::SubCommand listCommand("list", "Every task with its records per target");
 static cl::SubCommand bestCommand("best", "The fastest valid schedule per task and target");
@@ -34,20 +36,20 @@ static cl::SubCommand importCommand("import", "Add JSON Lines to the database");
 static cl::SubCommand mergeCommand("merge", "Add other databases to the database");
 
 static cl::opt<std::string> databasePath(
-    cl::Positional, cl::Required, cl::desc("<database>"),
+    cl::cat(category), cl::Positional, cl::Required, cl::desc("<database>"),
     cl::sub(summaryCommand), cl::sub(listCommand), cl::sub(bestCommand),
     cl::sub(recordsCommand), cl::sub(exportCommand), cl::sub(importCommand),
     cl::sub(mergeCommand));
-static cl::list<std::string> sources(cl::Positional, cl::OneOrMore,
+static cl::list<std::string> sources(cl::cat(category), cl::Positional, cl::OneOrMore,
                                      cl::desc("<source>..."),
                                      cl::sub(importCommand), cl::sub(mergeCommand));
-static cl::opt<bool> asJson("json", cl::desc("Print JSON"), cl::init(false),
+static cl::opt<bool> asJson(cl::cat(category), "json", cl::desc("Print JSON"), cl::init(false),
                             cl::sub(summaryCommand), cl::sub(bestCommand));
-static cl::opt<std::string> targetFilter("target", cl::desc("Only this target"),
+static cl::opt<std::string> targetFilter(cl::cat(category), "target", cl::desc("Only this target"),
                                          cl::init(""), cl::sub(bestCommand));
-static cl::opt<std::string> taskKey("task", cl::desc("Only this task (key)"),
+static cl::opt<std::string> taskKey(cl::cat(category), "task", cl::desc("Only this task (key)"),
                                     cl::init(""), cl::sub(recordsCommand));
-static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
+static cl::opt<std::string> outputPath(cl::cat(category), "o", cl::desc("Output file"),
                                        cl::init("-"), cl::sub(exportCommand));
 
 static int fail(llvm::Error error) {
@@ -269,6 +271,7 @@ static int runMerge(TuningDatabase &db) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "tcl-db: inspect, export, import and merge "
                               "tuning databases\n");

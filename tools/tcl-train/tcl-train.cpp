@@ -40,93 +40,95 @@ using namespace tcl;
 namespace cl = llvm::cl;
 namespace json = llvm::json;
 
-static cl::opt<std::string> databasePath(cl::Positional, cl::Required,
+static cl::OptionCategory category("tcl-train options");
+
+static cl::opt<std::string> databasePath(cl::cat(category), cl::Positional, cl::Required,
                                          cl::desc("<database>"));
 static cl::opt<std::string> modelKind(
-    "model", cl::desc("mamba, tenset-mlp, attention, xgboost or random"),
+    cl::cat(category), "model", cl::desc("mamba, tenset-mlp, attention, xgboost or random"),
     cl::init("mamba"));
-static cl::opt<std::string> outputPath("o", cl::desc("Save the trained model here"),
+static cl::opt<std::string> outputPath(cl::cat(category), "o", cl::desc("Save the trained model here"),
                                        cl::init(""));
 static cl::opt<std::string> evaluatePath(
-    "evaluate",
+    cl::cat(category), "evaluate",
     cl::desc("Evaluate this saved model instead of training ('default': the "
              "model the tuner loads)"),
     cl::init(""));
 static cl::list<std::string> testNetworks(
-    "test-networks", cl::CommaSeparated,
+    cl::cat(category), "test-networks", cl::CommaSeparated,
     cl::desc("Hold these networks' tasks out of training and report metrics "
              "on them"));
-static cl::list<std::string> targets("targets", cl::CommaSeparated,
+static cl::list<std::string> targets(cl::cat(category), "targets", cl::CommaSeparated,
                                      cl::desc("Only these targets' records"));
-static cl::opt<std::string> loss("loss", cl::desc("lambdarank or mse"),
+static cl::opt<std::string> loss(cl::cat(category), "loss", cl::desc("lambdarank or mse"),
                                  cl::init("lambdarank"));
-static cl::opt<unsigned> epochs("epochs", cl::desc("Most epochs"), cl::init(60));
+static cl::opt<unsigned> epochs(cl::cat(category), "epochs", cl::desc("Most epochs"), cl::init(60));
 static cl::opt<unsigned> patience(
-    "patience", cl::desc("Epochs without a better validation accuracy before stopping"),
+    cl::cat(category), "patience", cl::desc("Epochs without a better validation accuracy before stopping"),
     cl::init(8));
-static cl::opt<double> learningRate("learning-rate", cl::init(1e-3),
+static cl::opt<double> learningRate(cl::cat(category), "learning-rate", cl::init(1e-3),
                                     cl::desc("Adam's step size (XGBoost: eta)"));
-static cl::opt<int64_t> dModel("d-model", cl::init(0),
+static cl::opt<int64_t> dModel(cl::cat(category), "d-model", cl::init(0),
                                cl::desc("Width of mamba / attention (0: default)"));
-static cl::opt<int64_t> dState("d-state", cl::init(0),
+static cl::opt<int64_t> dState(cl::cat(category), "d-state", cl::init(0),
                                cl::desc("Mamba's state size (0: default)"));
-static cl::opt<int64_t> layers("layers", cl::init(0),
+static cl::opt<int64_t> layers(cl::cat(category), "layers", cl::init(0),
                                cl::desc("Mamba blocks / attention layers (0: default)"));
-static cl::opt<int64_t> hidden("hidden", cl::init(0),
+static cl::opt<int64_t> hidden(cl::cat(category), "hidden", cl::init(0),
                                cl::desc("TenSet-MLP width (0: default)"));
 static cl::opt<double> dropout(
-    "dropout", cl::init(0.1),
+    cl::cat(category), "dropout", cl::init(0.1),
     cl::desc("Dropout on the representation the readout scores (networks)"));
 static cl::opt<std::string> poolSampler(
-    "pool-sampler", cl::init("none"),
+    cl::cat(category), "pool-sampler", cl::init("none"),
     cl::desc("Train on a fraction of each training task's records, chosen "
              "by 'rdu' (active learning in rounds) or 'random'; 'none': all"));
-static cl::opt<double> poolFraction("pool-fraction", cl::init(0.1),
+static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init(0.1),
                                     cl::desc("Fraction --pool-sampler keeps"));
 static cl::opt<unsigned> poolRounds(
-    "pool-rounds", cl::init(4),
+    cl::cat(category), "pool-rounds", cl::init(4),
     cl::desc("Rounds of --pool-sampler=rdu (the first is random)"));
 static cl::opt<std::string> newTarget(
-    "new-target",
+    cl::cat(category), "new-target",
     cl::desc("The target being learned: the pool sampler picks from its "
              "records, the metrics are on it, other targets' records are "
              "earlier data (--distill's replay, --multi-task's other heads)"),
     cl::init(""));
 static cl::opt<std::string> distillFrom(
-    "distill", cl::desc("Distill this teacher model onto --new-target"),
+    cl::cat(category), "distill", cl::desc("Distill this teacher model onto --new-target"),
     cl::init(""));
 static cl::opt<std::string> fineTune(
-    "fine-tune", cl::desc("Train this model further on --new-target"),
+    cl::cat(category), "fine-tune", cl::desc("Train this model further on --new-target"),
     cl::init(""));
 static cl::opt<bool> multiTask(
-    "multi-task",
+    cl::cat(category), "multi-task",
     cl::desc("A readout per target on a shared network, trained on every "
              "target's records at once (MTL-TLP)"),
     cl::init(false));
 static cl::opt<unsigned> replayRecords(
-    "replay", cl::init(500),
+    cl::cat(category), "replay", cl::init(500),
     cl::desc("--distill: records of each earlier target replayed"));
 static cl::opt<double> scoreWeight(
-    "distill-score-weight", cl::init(DistillationOptions().scoreWeight),
+    cl::cat(category), "distill-score-weight", cl::init(DistillationOptions().scoreWeight),
     cl::desc("--distill: weight of matching the teacher's scores"));
 static cl::opt<double> representationWeight(
-    "distill-representation-weight",
+    cl::cat(category), "distill-representation-weight",
     cl::init(DistillationOptions().representationWeight),
     cl::desc("--distill: weight of matching the teacher's representations"));
 static cl::opt<double> replayWeight(
-    "replay-weight", cl::init(DistillationOptions().replayWeight),
+    cl::cat(category), "replay-weight", cl::init(DistillationOptions().replayWeight),
     cl::desc("--distill: weight of the ranking loss on the replay"));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of initialization, batches and split"),
+static cl::opt<uint64_t> seed(cl::cat(category), "seed", cl::desc("Seed of initialization, batches and split"),
                               cl::init(0));
-static cl::opt<unsigned> threads("num-threads", cl::desc("Threads for training and inference"),
+static cl::opt<unsigned> threads(cl::cat(category), "num-threads", cl::desc("Threads for training and inference"),
                                  cl::init(2));
 static cl::opt<double> validationFraction(
-    "validation", cl::desc("Fraction of each training task's records used "
+    cl::cat(category), "validation", cl::desc("Fraction of each training task's records used "
                            "for early stopping"),
     cl::init(0.1));
-static cl::opt<std::string> jsonPath("json", cl::desc("Write the metrics as JSON"),
+static cl::opt<std::string> jsonPath(cl::cat(category), "json", cl::desc("Write the metrics as JSON"),
                                      cl::init(""));
-static cl::opt<bool> verbose("v", cl::desc("Print every epoch"), cl::init(false));
+static cl::opt<bool> verbose(cl::cat(category), "v", cl::desc("Print every epoch"), cl::init(false));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tcl-train: " << message << "\n";
@@ -156,6 +158,7 @@ static double inferenceThroughput(CostModel &model, const Dataset &dataset) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tcl cost-model trainer\n");
   if (!llvm::sys::fs::exists(databasePath))
     return fail("'" + databasePath + "': no such database");
