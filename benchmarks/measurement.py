@@ -156,6 +156,7 @@ def measure_stability(args, bin_dir, work, families, report):
         pool += paths[::step][:args.stability_tasks // len(families)]
     per_task = -(-args.stability_schedules // len(pool))
     medians, minimums = {}, {}
+    dropped, gave_up, measurements = [], 0, 0
     for repeat in range(args.stability_repeats):
         for path in pool:
             json_path = os.path.join(work, "stability.json")
@@ -166,6 +167,11 @@ def measure_stability(args, bin_dir, work, families, report):
             with open(json_path) as f:
                 for candidate in json.load(f)["candidates"]:
                     if candidate["ok"]:
+                        measurements += 1
+                        kept = len(candidate["samples_s"])
+                        lost = candidate.get("contended_samples", 0)
+                        dropped.append(lost / (kept + lost))
+                        gave_up += bool(candidate.get("contended"))
                         key = (os.path.basename(path), candidate["schedule"])
                         medians.setdefault(key, []).append(candidate["median_s"])
                         minimums.setdefault(key, []).append(candidate["min_s"])
@@ -185,7 +191,9 @@ def measure_stability(args, bin_dir, work, families, report):
                  "p90_relative_spread": percentile(spreads, 0.9),
                  "within_5_percent": sum(s <= 0.05 for s in spreads) / len(spreads),
                  "median_max_min_range": statistics.median(ranges),
-                 "median_relative_spread_of_minimums": statistics.median(min_spreads)}
+                 "median_relative_spread_of_minimums": statistics.median(min_spreads),
+                 "median_fraction_of_samples_dropped_as_contended": statistics.median(dropped),
+                 "measurements_still_contended_after_patience": gave_up / measurements}
     report["stability"] = stability
     print("%-10s %9s %24s %21s %18s %22s" % ("schedules", "repeats", "median (p90-p10)/median",
                                              "p90 of the spreads", "within 5%",
@@ -198,6 +206,10 @@ def measure_stability(args, bin_dir, work, families, report):
         "%.1f%%" % (100 * stability["median_max_min_range"])))
     print("(the same spread of each measurement's minimum instead of its median: %.1f%%)"
           % (100 * stability["median_relative_spread_of_minimums"]))
+    print("samples dropped because another tenant shared the core: median %.0f%% per "
+          "measurement; %.0f%% of measurements were still contended when their patience "
+          "ran out" % (100 * stability["median_fraction_of_samples_dropped_as_contended"],
+                       100 * stability["measurements_still_contended_after_patience"]))
 
 
 if __name__ == "__main__":

@@ -103,6 +103,10 @@ llvm::json::Value toJson(const CandidateResult &result) {
                             {"failure", result.failure},
                             {"compile_s", number(result.compileSeconds)},
                             {"samples_s", std::move(samples)},
+                            {"calls_per_sample", result.timing.callsPerSample},
+                            {"contended_samples", result.timing.contendedSamples},
+                            {"contended_s", number(result.timing.contendedSeconds)},
+                            {"contended", result.timing.contended},
                             {"vector_ops", result.vectorOps},
                             {"outputs", std::move(outputs)},
                             {"checks", std::move(checks)}};
@@ -130,6 +134,12 @@ CandidateResult fromJson(llvm::StringRef text) {
     for (const llvm::json::Value &value : *array)
       samples.push_back(value.getAsNumber().value_or(0));
   result.timing = summarize(std::move(samples));
+  result.timing.callsPerSample =
+      object->getInteger("calls_per_sample").value_or(1);
+  result.timing.contendedSamples =
+      object->getInteger("contended_samples").value_or(0);
+  result.timing.contendedSeconds = readNumber(*object, "contended_s");
+  result.timing.contended = object->getBoolean("contended").value_or(false);
   if (const llvm::json::Array *array = object->getArray("outputs"))
     for (const llvm::json::Value &value : *array) {
       const llvm::json::Object *output = value.getAsObject();

@@ -21,9 +21,9 @@ static llvm::Error systemError(const llvm::Twine &what) {
                                  what + ": " + std::strerror(errno));
 }
 
-/// The lock directory, created world-writable like /tmp itself: collectors
-/// of several users share the machine.
-static llvm::Expected<std::string> lockDirectory() {
+/// World-writable like /tmp itself: collectors of several users share the
+/// machine.
+llvm::Expected<std::string> tcl::coreLockDirectory() {
   const char *fromEnvironment = std::getenv("TCL_CORE_LOCK_DIR");
   std::string directory =
       fromEnvironment && *fromEnvironment ? fromEnvironment : "/tmp/tcl-core-locks";
@@ -41,7 +41,7 @@ static llvm::Error lockFile(int descriptor, int operation,
 }
 
 llvm::Expected<CoreLock> CoreLock::acquire(llvm::ArrayRef<unsigned> cores) {
-  llvm::Expected<std::string> directory = lockDirectory();
+  llvm::Expected<std::string> directory = coreLockDirectory();
   if (!directory)
     return directory.takeError();
   llvm::SmallVector<unsigned> sorted(cores.begin(), cores.end());
@@ -65,7 +65,7 @@ static std::string machineLockPath(const std::string &directory) {
 }
 
 llvm::Expected<MachineLock> MachineLock::open() {
-  llvm::Expected<std::string> directory = lockDirectory();
+  llvm::Expected<std::string> directory = coreLockDirectory();
   if (!directory)
     return directory.takeError();
   std::string path = machineLockPath(*directory);

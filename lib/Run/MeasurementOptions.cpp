@@ -23,12 +23,28 @@ MeasurementOptions::MeasurementOptions(cl::OptionCategory &category)
                    cl::cat(category)),
       maxSeconds("max-measure-seconds",
                  cl::desc("Timed budget of adaptive timing, per measurement"),
-                 cl::init(MeasurementPolicy().maxSeconds), cl::cat(category)) {}
+                 cl::init(MeasurementPolicy().maxSeconds), cl::cat(category)),
+      contentionTolerance(
+          "contention-tolerance",
+          cl::desc("Keep a sample only if a core-contention probe run before "
+                   "and after it is at most this much slower than its "
+                   "fastest run on this machine (0: keep every sample)"),
+          cl::init(MeasurementPolicy().contentionTolerance), cl::cat(category)),
+      maxContendedSeconds(
+          "max-contended-seconds",
+          cl::desc("Longest wait, per measurement, for the core to become "
+                   "quiet before keeping samples regardless"),
+          cl::init(MeasurementPolicy().maxContendedSeconds),
+          cl::cat(category)) {}
 
 MeasurementPolicy MeasurementOptions::policy() const {
-  if (repeats > 0)
-    return MeasurementPolicy::fixed(warmup, repeats);
   MeasurementPolicy policy;
+  if (repeats > 0)
+    policy = MeasurementPolicy::fixed(warmup, repeats);
+  policy.contentionTolerance = contentionTolerance;
+  policy.maxContendedSeconds = maxContendedSeconds;
+  if (repeats > 0)
+    return policy;
   policy.warmup = warmup;
   policy.minRepeats = std::max(1u, unsigned(minRepeats));
   policy.maxRepeats = std::max(policy.minRepeats, unsigned(maxRepeats));

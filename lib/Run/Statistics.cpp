@@ -1,11 +1,13 @@
 //===- Statistics.cpp - Robust summaries of timing samples ----------------===//
 
 #include "tcl/Run/Statistics.h"
+#include "tcl/Run/ContentionProbe.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 using namespace tcl;
 
@@ -49,6 +51,7 @@ MeasurementPolicy MeasurementPolicy::fixed(unsigned warmup,
   policy.targetSpread = 0;
   policy.maxSeconds = 0;
   policy.minSampleSeconds = 0;
+  policy.contentionTolerance = 0;
   return policy;
 }
 
@@ -59,8 +62,27 @@ double secondsSince(Clock::time_point start) {
 }
 } // namespace
 
+namespace {
+/// Keeps every sample.
+class NoMonitor : public ContentionMonitor {
+public:
+  bool quiet() override { return true; }
+};
+} // namespace
+
 Timing tcl::measure(const std::function<void()> &body,
                     const MeasurementPolicy &policy) {
+  if (policy.contentionTolerance <= 0) {
+    NoMonitor keepAll;
+    return measure(body, policy, keepAll);
+  }
+  CoreContentionProbe probe(policy.contentionTolerance);
+  return measure(body, policy, probe);
+}
+
+Timing tcl::measure(const std::function<void()> &body,
+                    const MeasurementPolicy &policy,
+                    ContentionMonitor &monitor) {
   // Warm-up; its fastest call estimates the body's duration (a slow one may
   // have been preempted).
   double oneCall = std::numeric_limits<double>::infinity();
@@ -76,23 +98,57 @@ Timing tcl::measure(const std::function<void()> &body,
   if (oneCall > 0 && oneCall < policy.minSampleSeconds)
     calls = static_cast<unsigned>(std::ceil(policy.minSampleSeconds / oneCall));
 
+  Timing timing;
+  bool gating =
+      policy.contentionTolerance > 0 && policy.maxContendedSeconds > 0;
+  // Waits, probing every millisecond, until the core is quiet; gives up
+  // (and stops gating) once the patience is spent.
+  auto waitUntilQuiet = [&] {
+    Clock::time_point start = Clock::now();
+    while (gating && !monitor.quiet()) {
+      if (timing.contendedSeconds + secondsSince(start) >=
+          policy.maxContendedSeconds) {
+        gating = false;
+        timing.contended = true;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    timing.contendedSeconds += secondsSince(start);
+  };
+
   std::vector<double> samples;
   samples.reserve(policy.minRepeats);
+  waitUntilQuiet();
   Clock::time_point timedStart = Clock::now();
+  double contendedBeforeStart = timing.contendedSeconds;
   while (samples.size() < std::max(1u, policy.maxRepeats)) {
     Clock::time_point start = Clock::now();
     for (unsigned i = 0; i < calls; ++i)
       body();
-    samples.push_back(secondsSince(start) / calls);
+    double seconds = secondsSince(start);
+    // The probe after this sample is the probe before the next one.
+    if (gating && !monitor.quiet()) {
+      ++timing.contendedSamples;
+      timing.contendedSeconds += seconds;
+      waitUntilQuiet();
+      continue;
+    }
+    samples.push_back(seconds / calls);
     if (samples.size() < policy.minRepeats)
       continue;
-    if (secondsSince(timedStart) >= policy.maxSeconds)
+    double quietSeconds = secondsSince(timedStart) -
+                          (timing.contendedSeconds - contendedBeforeStart);
+    if (quietSeconds >= policy.maxSeconds)
       break;
     if (policy.targetSpread > 0 &&
         summarize(samples).relativeSpread <= policy.targetSpread)
       break;
   }
-  Timing timing = summarize(std::move(samples));
-  timing.callsPerSample = calls;
-  return timing;
+  Timing summary = summarize(std::move(samples));
+  summary.callsPerSample = calls;
+  summary.contendedSamples = timing.contendedSamples;
+  summary.contendedSeconds = timing.contendedSeconds;
+  summary.contended = timing.contended;
+  return summary;
 }

@@ -107,6 +107,9 @@ static llvm::json::Object resultJson(const CandidateResult &result) {
                             {"min_s", result.timing.min},
                             {"relative_spread", result.timing.relativeSpread},
                             {"samples_s", std::move(samples)},
+                            {"contended_samples", result.timing.contendedSamples},
+                            {"contended_s", result.timing.contendedSeconds},
+                            {"contended", result.timing.contended},
                             {"vector_ops", result.vectorOps},
                             {"scalar_fallback", result.scalarFallback()},
                             {"checks", std::move(checks)}};
@@ -119,7 +122,14 @@ static void printResult(const CandidateResult &result, double flops) {
                << "  latency:    median " << formatSeconds(result.timing.median)
                << ", min " << formatSeconds(result.timing.min) << ", spread "
                << llvm::formatv("{0:P1}", result.timing.relativeSpread) << " ("
-               << result.timing.samples.size() << " runs)\n";
+               << result.timing.samples.size() << " runs";
+  if (result.timing.contendedSamples)
+    llvm::outs() << ", " << result.timing.contendedSamples
+                 << " dropped: core contended";
+  if (result.timing.contended)
+    llvm::outs() << "; still contended after "
+                 << formatSeconds(result.timing.contendedSeconds);
+  llvm::outs() << ")\n";
   if (flops > 0)
     llvm::outs() << "  throughput: "
                  << llvm::formatv("{0:F2} GFLOP/s ({1:F3} GFLOP per call)",

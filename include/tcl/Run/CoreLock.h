@@ -62,6 +62,11 @@ private:
   int descriptor;
 };
 
+/// $TCL_CORE_LOCK_DIR, else /tmp/tcl-core-locks; created (world-writable,
+/// like /tmp) if missing. Other machine-wide measurement state lives there
+/// too.
+llvm::Expected<std::string> coreLockDirectory();
+
 /// Restricts this process (and the children it forks later) to `cores`.
 llvm::Error pinToCores(llvm::ArrayRef<unsigned> cores);
 

@@ -31,6 +31,8 @@ private:
   llvm::cl::opt<unsigned> maxRepeats;
   llvm::cl::opt<double> targetSpread;
   llvm::cl::opt<double> maxSeconds;
+  llvm::cl::opt<double> contentionTolerance;
+  llvm::cl::opt<double> maxContendedSeconds;
 };
 
 } // namespace tcl

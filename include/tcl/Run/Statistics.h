@@ -10,6 +10,8 @@
 
 namespace tcl {
 
+class ContentionMonitor;
+
 /// Latency samples in seconds and their summary. Machines are shared and
 /// noisy, so the median is the reported figure and the spread says how far
 /// to trust it.
@@ -23,6 +25,13 @@ struct Timing {
   /// Calls of the body per sample (a sample is their mean): short bodies are
   /// batched so that each sample is long enough for the clock.
   unsigned callsPerSample = 1;
+  /// Samples dropped because the core was contended while they ran, and the
+  /// seconds spent on them and on waiting for the core to be quiet again.
+  unsigned contendedSamples = 0;
+  double contendedSeconds = 0;
+  /// The core stayed contended past the policy's patience: the samples
+  /// after that point were kept whatever the contention.
+  bool contended = false;
 };
 
 /// How long to measure. Timing stops as soon as `minRepeats` samples agree
@@ -41,6 +50,17 @@ struct MeasurementPolicy {
   /// Shortest sample: bodies faster than this are called several times per
   /// sample.
   double minSampleSeconds = 2e-4;
+  /// A sample counts only if the contention monitor found the core quiet
+  /// before and after it; the monitor's probe may be this much slower than
+  /// its fastest run and still be quiet. 0 keeps every sample. On the EPYC
+  /// VM the probe ran in about 3.5 us at best, 5-6 us usually, and 2.4x
+  /// that while another tenant shared the core: 0.8 separates the last from
+  /// the first two (0.15 also rejected the usual state, and nearly every
+  /// measurement waited out its patience).
+  double contentionTolerance = 0.8;
+  /// How long to wait, in all, for contended phases to pass before keeping
+  /// samples regardless.
+  double maxContendedSeconds = 3;
 
   /// Exactly `repeats` single-call samples after `warmup` calls.
   static MeasurementPolicy fixed(unsigned warmup, unsigned repeats);
@@ -53,7 +73,13 @@ double percentile(llvm::ArrayRef<double> values, double fraction);
 /// Summarizes samples into a Timing.
 Timing summarize(std::vector<double> samples);
 
-/// Times `body` with a monotonic clock under `policy`.
+/// Times `body` with a monotonic clock under `policy`, keeping only the
+/// samples that `monitor` brackets with quiet probes.
+Timing measure(const std::function<void()> &body,
+               const MeasurementPolicy &policy, ContentionMonitor &monitor);
+
+/// The same, with a CoreContentionProbe when the policy has a
+/// contention tolerance, and no monitor otherwise.
 Timing measure(const std::function<void()> &body,
                const MeasurementPolicy &policy);
 
