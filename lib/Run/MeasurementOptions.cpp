@@ -38,13 +38,12 @@ MeasurementOptions::MeasurementOptions(cl::OptionCategory &category)
           cl::cat(category)) {}
 
 MeasurementPolicy MeasurementOptions::policy() const {
-  MeasurementPolicy policy;
+  // Exactly N samples means N samples, contended or not.
   if (repeats > 0)
-    policy = MeasurementPolicy::fixed(warmup, repeats);
+    return MeasurementPolicy::fixed(warmup, repeats);
+  MeasurementPolicy policy;
   policy.contentionTolerance = contentionTolerance;
   policy.maxContendedSeconds = maxContendedSeconds;
-  if (repeats > 0)
-    return policy;
   policy.warmup = warmup;
   policy.minRepeats = std::max(1u, unsigned(minRepeats));
   policy.maxRepeats = std::max(policy.minRepeats, unsigned(maxRepeats));

@@ -104,6 +104,8 @@ Timing tcl::measure(const std::function<void()> &body,
   // Waits, probing every millisecond, until the core is quiet; gives up
   // (and stops gating) once the patience is spent.
   auto waitUntilQuiet = [&] {
+    if (!gating)
+      return;
     Clock::time_point start = Clock::now();
     while (gating && !monitor.quiet()) {
       if (timing.contendedSeconds + secondsSince(start) >=

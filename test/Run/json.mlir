@@ -3,7 +3,7 @@
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); assert len(d['samples_s']) == 3 and d['median_s'] > 0 and d['min_s'] <= d['median_s'], d" %t.json
 
 // --json writes the run's results: input, target, schedule, timings (one
-// sample per repeat), the vector ops of the compiled code, the model's FLOPs (2*32*48*20 + 32*48 for the fused
+// sample per repeat; --repeats never waits on contention), the vector ops of the compiled code, the model's FLOPs (2*32*48*20 + 32*48 for the fused
 // ReLU) and one record per checked output.
 
 // CHECK:      "checks": [
@@ -16,6 +16,9 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT: ],
 // CHECK-NEXT: "compile_s": {{[0-9.e-]+}},
+// CHECK-NEXT: "contended": false,
+// CHECK-NEXT: "contended_s": 0,
+// CHECK-NEXT: "contended_samples": 0,
 // CHECK-NEXT: "cpu": "host",
 // CHECK-NEXT: "entry": "forward",
 // CHECK-NEXT: "failure": "",
