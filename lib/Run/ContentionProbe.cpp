@@ -73,9 +73,7 @@ CoreContentionProbe::CoreContentionProbe(double tolerance)
     long long written = 0;
     if (std::fscanf(file, "%lf %lld", &shared, &written) == 2 && shared > 0 &&
         std::time(nullptr) - written < kReferenceLifetimeSeconds)
-      reference = std::min(reference, shared);
-    else
-      reference = fastestHere; // expired or unreadable: start afresh
+      reference = std::min(reference, shared); // else expired: start afresh
     std::fclose(file);
   }
 }

@@ -62,8 +62,12 @@ double secondsSince(Clock::time_point start) {
 }
 } // namespace
 
+bool MeasurementPolicy::gatesOnContention() const {
+  return contentionTolerance > 0 && maxContendedSeconds > 0;
+}
+
 namespace {
-/// Keeps every sample.
+/// For policies that keep every sample: never consulted.
 class NoMonitor : public ContentionMonitor {
 public:
   bool quiet() override { return true; }
@@ -72,7 +76,7 @@ public:
 
 Timing tcl::measure(const std::function<void()> &body,
                     const MeasurementPolicy &policy) {
-  if (policy.contentionTolerance <= 0) {
+  if (!policy.gatesOnContention()) {
     NoMonitor keepAll;
     return measure(body, policy, keepAll);
   }
@@ -98,32 +102,30 @@ Timing tcl::measure(const std::function<void()> &body,
   if (oneCall > 0 && oneCall < policy.minSampleSeconds)
     calls = static_cast<unsigned>(std::ceil(policy.minSampleSeconds / oneCall));
 
-  Timing timing;
-  bool gating =
-      policy.contentionTolerance > 0 && policy.maxContendedSeconds > 0;
+  bool gating = policy.gatesOnContention();
+  unsigned contendedSamples = 0;
+  double contendedSeconds = 0;
   // Waits, probing every millisecond, until the core is quiet; gives up
   // (and stops gating) once the patience is spent.
   auto waitUntilQuiet = [&] {
     if (!gating)
       return;
     Clock::time_point start = Clock::now();
-    while (gating && !monitor.quiet()) {
-      if (timing.contendedSeconds + secondsSince(start) >=
-          policy.maxContendedSeconds) {
+    while (!monitor.quiet()) {
+      if (contendedSeconds + secondsSince(start) >= policy.maxContendedSeconds) {
         gating = false;
-        timing.contended = true;
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        break;
       }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    timing.contendedSeconds += secondsSince(start);
+    contendedSeconds += secondsSince(start);
   };
 
   std::vector<double> samples;
   samples.reserve(policy.minRepeats);
   waitUntilQuiet();
   Clock::time_point timedStart = Clock::now();
-  double contendedBeforeStart = timing.contendedSeconds;
+  double contendedBeforeStart = contendedSeconds;
   while (samples.size() < std::max(1u, policy.maxRepeats)) {
     Clock::time_point start = Clock::now();
     for (unsigned i = 0; i < calls; ++i)
@@ -131,8 +133,8 @@ Timing tcl::measure(const std::function<void()> &body,
     double seconds = secondsSince(start);
     // The probe after this sample is the probe before the next one.
     if (gating && !monitor.quiet()) {
-      ++timing.contendedSamples;
-      timing.contendedSeconds += seconds;
+      ++contendedSamples;
+      contendedSeconds += seconds;
       waitUntilQuiet();
       continue;
     }
@@ -140,17 +142,18 @@ Timing tcl::measure(const std::function<void()> &body,
     if (samples.size() < policy.minRepeats)
       continue;
     double quietSeconds = secondsSince(timedStart) -
-                          (timing.contendedSeconds - contendedBeforeStart);
+                          (contendedSeconds - contendedBeforeStart);
     if (quietSeconds >= policy.maxSeconds)
       break;
     if (policy.targetSpread > 0 &&
         summarize(samples).relativeSpread <= policy.targetSpread)
       break;
   }
-  Timing summary = summarize(std::move(samples));
-  summary.callsPerSample = calls;
-  summary.contendedSamples = timing.contendedSamples;
-  summary.contendedSeconds = timing.contendedSeconds;
-  summary.contended = timing.contended;
-  return summary;
+  Timing timing = summarize(std::move(samples));
+  timing.callsPerSample = calls;
+  timing.contendedSamples = contendedSamples;
+  timing.contendedSeconds = contendedSeconds;
+  // Gating that began and stopped ran out of patience.
+  timing.contended = policy.gatesOnContention() && !gating;
+  return timing;
 }

@@ -62,6 +62,9 @@ struct MeasurementPolicy {
   /// samples regardless.
   double maxContendedSeconds = 3;
 
+  /// Whether timing consults a contention monitor at all.
+  bool gatesOnContention() const;
+
   /// Exactly `repeats` single-call samples after `warmup` calls.
   static MeasurementPolicy fixed(unsigned warmup, unsigned repeats);
 };
