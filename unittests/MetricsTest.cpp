@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace tcl;
 
 namespace {
@@ -61,6 +63,20 @@ TEST(Metrics, ReversedScoresFollowTenSetsDefinitions) {
   RankingMetrics net2 = evaluateRanking(dataset, scores, {"net2"});
   EXPECT_EQ(net2.topByNetwork.size(), 1u);
   EXPECT_NEAR(net2.top1, 0.5, 1e-12);
+}
+
+TEST(Metrics, NormalizedDcgRewardsTheBestOnTop) {
+  Dataset dataset = makeDataset();
+  EXPECT_DOUBLE_EQ(normalizedDcg(dataset, dataset.labels), 1.0);
+  // Group a, labels 1, 1/2, 1/4: the best last, then the best in the middle.
+  std::vector<float> bestLast = {0.0f, 0.2f, 0.1f, 0.9f, 0.1f};
+  std::vector<float> bestSecond = {0.1f, 0.2f, 0.0f, 0.9f, 0.1f};
+  double ideal = 1 + 0.5 / std::log2(3.0) + 0.25 / 2;
+  double last = 0.5 + 0.25 / std::log2(3.0) + 1.0 / 2;
+  EXPECT_NEAR(normalizedDcg(dataset, bestLast), (last / ideal + 1) / 2, 1e-12);
+  EXPECT_GT(normalizedDcg(dataset, bestSecond), normalizedDcg(dataset, bestLast));
+  // A sharper gain makes the same mistakes cost more.
+  EXPECT_LT(normalizedDcg(dataset, bestLast, 4), normalizedDcg(dataset, bestLast, 1));
 }
 
 TEST(Metrics, PairsWithEqualLatencyDoNotCount) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcl/Model/CostModel.h"
+#include "tcl/Model/Metrics.h"
 #include "ModelKinds.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -36,11 +37,25 @@ llvm::ArrayRef<llvm::StringLiteral> tcl::costModelKinds() {
   return kinds;
 }
 
-llvm::Expected<std::unique_ptr<CostModel>>
-CostModel::create(const ModelOptions &options) {
+/// The training options a user can get wrong.
+static llvm::Error checkTrainingOptions(const ModelOptions &options) {
   if (options.loss != "lambdarank" && options.loss != "mse")
     return makeError("unknown loss '" + options.loss +
                      "' (expected lambdarank or mse)");
+  if (options.earlyStopping != "pca" && options.earlyStopping != "ndcg")
+    return makeError("unknown early-stopping metric '" + options.earlyStopping +
+                     "' (expected pca or ndcg)");
+  if (!(options.gainExponent > 0))
+    return makeError("the gain exponent must be positive");
+  if (!(options.weightAveraging >= 0 && options.weightAveraging < 1))
+    return makeError("the weight averaging decay must be in [0, 1)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<CostModel>>
+CostModel::create(const ModelOptions &options) {
+  if (llvm::Error error = checkTrainingOptions(options))
+    return std::move(error);
   if (options.kind == "xgboost")
     return createXGBoostModel(options);
   if (options.kind == "random")
@@ -64,11 +79,12 @@ static json::Object optionsToJson(const ModelOptions &options,
       {"d_state", options.dState},     {"layers", options.layers},
       {"hidden", options.hidden},      {"dropout", options.dropout},
       {"per_target_heads", options.perTargetHeads},
-      {"loss", options.loss},
+      {"loss", options.loss},          {"gain_exponent", options.gainExponent},
+      {"weight_averaging", options.weightAveraging},
       {"learning_rate", options.learningRate},
       {"epochs", options.epochs},      {"groups_per_batch", options.groupsPerBatch},
       {"samples_per_group", options.samplesPerGroup},
-      {"patience", options.patience},  {"seed", static_cast<int64_t>(options.seed)},
+      {"patience", options.patience},  {"early_stopping", options.earlyStopping},  {"seed", static_cast<int64_t>(options.seed)},
       {"feature_size", static_cast<int64_t>(kFeatureSize)},
       {"max_tokens", static_cast<int64_t>(kMaxTokens)},
       {"targets", std::move(targetList)}};
@@ -136,16 +152,29 @@ std::string CostModel::defaultPath(llvm::StringRef target) {
   return TCL_DATA_DIR "/cost-model-cpu.tclm";
 }
 
-void CostModel::setTrainingOptions(const ModelOptions &options) {
+llvm::Error CostModel::setTrainingOptions(const ModelOptions &options) {
+  if (llvm::Error error = checkTrainingOptions(options))
+    return error;
   modelOptions.loss = options.loss;
+  modelOptions.gainExponent = options.gainExponent;
+  modelOptions.weightAveraging = options.weightAveraging;
   modelOptions.learningRate = options.learningRate;
   modelOptions.epochs = options.epochs;
   modelOptions.patience = options.patience;
+  modelOptions.earlyStopping = options.earlyStopping;
   modelOptions.groupsPerBatch = options.groupsPerBatch;
   modelOptions.samplesPerGroup = options.samplesPerGroup;
   modelOptions.seed = options.seed;
   modelOptions.threads = options.threads;
   modelOptions.verbose = options.verbose;
+  return llvm::Error::success();
+}
+
+double CostModel::validationScore(const Dataset &validation,
+                                  llvm::ArrayRef<float> scores) const {
+  if (modelOptions.earlyStopping == "ndcg")
+    return normalizedDcg(validation, scores, modelOptions.gainExponent);
+  return pairwiseAccuracy(validation, scores);
 }
 
 llvm::Expected<TrainingReport>
@@ -188,11 +217,14 @@ CostModel::load(llvm::StringRef path) {
   options.dropout = object->getNumber("dropout").value_or(0);
   options.perTargetHeads = object->getBoolean("per_target_heads").value_or(false);
   options.loss = object->getString("loss").value_or("lambdarank").str();
+  options.gainExponent = object->getNumber("gain_exponent").value_or(1);
+  options.weightAveraging = object->getNumber("weight_averaging").value_or(0);
   options.learningRate = object->getNumber("learning_rate").value_or(1e-3);
   options.epochs = object->getInteger("epochs").value_or(0);
   options.groupsPerBatch = object->getInteger("groups_per_batch").value_or(16);
   options.samplesPerGroup = object->getInteger("samples_per_group").value_or(32);
   options.patience = object->getInteger("patience").value_or(0);
+  options.earlyStopping = object->getString("early_stopping").value_or("pca").str();
   options.seed = object->getInteger("seed").value_or(0);
   llvm::Expected<std::unique_ptr<CostModel>> model = create(options);
   if (!model)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 using namespace tcl;
@@ -22,6 +23,35 @@ double tcl::pairwiseAccuracy(const Dataset &dataset,
         correct += (a < b) == (scores[i] > scores[j]);
       }
   return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 0;
+}
+
+double tcl::normalizedDcg(const Dataset &dataset, llvm::ArrayRef<float> scores,
+                          double gainExponent) {
+  double sum = 0;
+  size_t groups = 0;
+  for (const DatasetGroup &group : dataset.groups) {
+    if (group.end - group.begin < 2)
+      continue;
+    std::vector<size_t> byScore(group.end - group.begin);
+    std::iota(byScore.begin(), byScore.end(), group.begin);
+    std::vector<double> gains;
+    for (size_t i : byScore)
+      gains.push_back(std::pow(static_cast<double>(dataset.labels[i]), gainExponent));
+    // Ties go to the earlier sample, as in the top-k scores.
+    std::stable_sort(byScore.begin(), byScore.end(),
+                     [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    std::sort(gains.begin(), gains.end(), std::greater<double>());
+    double dcg = 0, ideal = 0;
+    for (size_t rank = 0; rank < byScore.size(); ++rank) {
+      double discount = 1.0 / std::log2(static_cast<double>(rank) + 2);
+      dcg += std::pow(static_cast<double>(dataset.labels[byScore[rank]]),
+                      gainExponent) * discount;
+      ideal += gains[rank] * discount;
+    }
+    sum += ideal > 0 ? dcg / ideal : 1;
+    ++groups;
+  }
+  return groups ? sum / static_cast<double>(groups) : 0;
 }
 
 /// The best latency among the `k` highest-scored samples of `group`.

@@ -310,6 +310,61 @@ NeuralCostModel::batchShape(const Dataset &data) const {
   return {groups, perGroup};
 }
 
+namespace {
+/// An exponential moving average of the weights (Polyak averaging): the
+/// average of the last ~1 / (1 - decay) steps generalizes better than any
+/// one of them and depends less on the seed. With decay 0 it is the live
+/// weights themselves and costs nothing.
+class AveragedWeights {
+public:
+  AveragedWeights(llvm::ArrayRef<torch::Tensor> parameters, double decay)
+      : decay(decay) {
+    if (decay > 0)
+      for (const torch::Tensor &parameter : parameters)
+        average.push_back(parameter.detach().clone());
+  }
+
+  void step(llvm::ArrayRef<torch::Tensor> parameters) {
+    torch::NoGradGuard noGrad;
+    for (auto [mean, parameter] : llvm::zip(average, parameters))
+      mean.mul_(decay).add_(parameter.detach(), 1 - decay);
+  }
+
+  void copyTo(llvm::ArrayRef<torch::Tensor> parameters) const {
+    torch::NoGradGuard noGrad;
+    for (auto [mean, parameter] : llvm::zip(average, parameters))
+      parameter.copy_(mean);
+  }
+
+  /// Puts the average in the parameters for a scope, then the live
+  /// weights back.
+  class Swap {
+  public:
+    Swap(const AveragedWeights &weights, llvm::ArrayRef<torch::Tensor> parameters)
+        : parameters(parameters) {
+      if (weights.average.empty())
+        return;
+      for (const torch::Tensor &parameter : parameters)
+        live.push_back(parameter.detach().clone());
+      weights.copyTo(parameters);
+    }
+    ~Swap() {
+      torch::NoGradGuard noGrad;
+      for (auto [parameter, saved] : llvm::zip(parameters, live))
+        parameter.copy_(saved);
+    }
+
+  private:
+    llvm::ArrayRef<torch::Tensor> parameters;
+    std::vector<torch::Tensor> live;
+  };
+
+private:
+  double decay;
+  std::vector<torch::Tensor> average;
+};
+} // namespace
+
 /// A validation set without a pair to compare (such as an empty one)
 /// watches the training set instead.
 TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
@@ -344,6 +399,10 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
   size_t batchesPerEpoch = std::max<size_t>(
       1, trainSet.size() / (static_cast<size_t>(groupsPerBatch) * perGroup));
 
+  // Without a validation set (the tuner's small updates) the last weights
+  // are kept: an average would hold back what the update just learned.
+  AveragedWeights averaged(parameters,
+                           validation ? modelOptions.weightAveraging : 0);
   double bestAccuracy = -1;
   std::vector<torch::Tensor> bestWeights;
   unsigned sinceBest = 0;
@@ -373,32 +432,42 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
               .view({groupsPerBatch, perGroup});
       torch::Tensor labels =
           data.labels.index_select(0, index).view({groupsPerBatch, perGroup});
-      torch::Tensor loss = modelOptions.loss == "mse"
-                               ? torch::mse_loss(scores, labels)
-                               : lambdaRankLoss(scores, labels);
+      torch::Tensor loss =
+          modelOptions.loss == "mse"
+              ? torch::mse_loss(scores, labels)
+              : lambdaRankLoss(scores, modelOptions.gainExponent == 1
+                                           ? labels
+                                           : labels.pow(modelOptions.gainExponent));
       if (extra)
         loss = loss + extra(random);
       optimizer.zero_grad();
       loss.backward();
       optimizer.step();
+      averaged.step(parameters);
       lossSum += loss.item<double>();
     }
     report.epochs = epoch;
     if (!validation)
       continue;
     const Dataset &watch = validation->hasPairs() ? *validation : trainSet;
-    double accuracy = pairwiseAccuracy(watch, scoreDataset(watch));
+    double accuracy;
+    {
+      AveragedWeights::Swap useAverage(averaged, parameters);
+      accuracy = validationScore(watch, scoreDataset(watch));
+      if (accuracy > bestAccuracy) {
+        bestWeights.clear();
+        for (const torch::Tensor &parameter : parameters)
+          bestWeights.push_back(parameter.detach().clone());
+      }
+    }
     if (modelOptions.verbose)
       llvm::errs() << llvm::format(
-          "epoch %3u  loss %.5f  validation PCA %.4f\n", epoch,
-          lossSum / batchesPerEpoch, accuracy);
+          "epoch %3u  loss %.5f  validation %s %.4f\n", epoch,
+          lossSum / batchesPerEpoch, modelOptions.earlyStopping.c_str(), accuracy);
     if (accuracy > bestAccuracy) {
       bestAccuracy = accuracy;
       report.bestEpoch = epoch;
       sinceBest = 0;
-      bestWeights.clear();
-      for (const torch::Tensor &parameter : parameters)
-        bestWeights.push_back(parameter.detach().clone());
     } else if (++sinceBest >= modelOptions.patience) {
       break;
     }
@@ -408,7 +477,7 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
     for (auto [parameter, best] : llvm::zip(parameters, bestWeights))
       parameter.copy_(best);
   }
-  report.validationAccuracy = bestAccuracy;
+  report.validationScore = bestAccuracy;
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -128,10 +128,11 @@ public:
           return std::move(error);
       report.epochs = epoch;
       std::vector<float> scores = predict(watch.all());
-      double accuracy = pairwiseAccuracy(watch, scores);
+      double accuracy = validationScore(watch, scores);
       if (modelOptions.verbose)
-        llvm::errs() << llvm::format("rounds %4u  validation PCA %.4f\n",
-                                     epoch * 10, accuracy);
+        llvm::errs() << llvm::format("rounds %4u  validation %s %.4f\n",
+                                     epoch * 10,
+                                     modelOptions.earlyStopping.c_str(), accuracy);
       if (accuracy > best) {
         best = accuracy;
         report.bestEpoch = epoch;
@@ -148,7 +149,7 @@ public:
       return std::move(error);
     XGBoosterFree(booster);
     booster = sliced;
-    report.validationAccuracy = best;
+    report.validationScore = best;
     report.seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count();

@@ -40,11 +40,23 @@ struct ModelOptions {
   bool perTargetHeads = false;
   /// "lambdarank" (ranking within each task; TenSet's best) or "mse".
   std::string loss = "lambdarank";
+  /// LambdaRank's gain of a schedule is its label (normalized throughput)
+  /// to this power: above 1, swaps among the near-best schedules cost more
+  /// than swaps among slow ones, which is what a tuner's top-1 needs.
+  double gainExponent = 1;
+  /// Decay per step of an exponential moving average of the weights
+  /// (Polyak averaging); validation and the saved model use the average.
+  /// 0 keeps the last step's weights.
+  double weightAveraging = 0;
   double learningRate = 1e-3;
   unsigned epochs = 60;
   /// Groups (task, target) per batch and samples drawn from each.
   unsigned groupsPerBatch = 16, samplesPerGroup = 32;
-  /// Epochs without a better validation PCA before training stops.
+  /// What early stopping watches on the validation set: "pca" (pairwise
+  /// accuracy, TenSet's) or "ndcg" (normalizedDcg with the loss's gain
+  /// exponent: the near-best schedules' order, what a tuner's top-1 needs).
+  std::string earlyStopping = "pca";
+  /// Epochs without a better validation score before training stops.
   unsigned patience = 8;
   uint64_t seed = 0;
   /// Threads LibTorch / XGBoost may use.
@@ -57,7 +69,8 @@ struct ModelOptions {
 struct TrainingReport {
   unsigned epochs = 0, bestEpoch = 0;
   double seconds = 0;
-  double validationAccuracy = 0;
+  /// The best validation score (ModelOptions::earlyStopping's metric).
+  double validationScore = 0;
 };
 
 /// What continual distillation learns from: a new target's measured
@@ -118,10 +131,11 @@ public:
   static std::string modelFileName(llvm::StringRef target);
 
   const ModelOptions &options() const { return modelOptions; }
-  /// Takes the training settings of `options` (loss, learning rate,
-  /// epochs, patience, batch shape, seed, threads, verbosity) and keeps the
-  /// model's own kind and sizes: how a loaded model is trained further.
-  void setTrainingOptions(const ModelOptions &options);
+  /// Takes the training settings of `options` (loss and its gains, weight
+  /// averaging, learning rate, epochs, early stopping, batch shape, seed,
+  /// threads, verbosity) and keeps the model's own kind and sizes: how a
+  /// loaded model is trained further. Fails on settings that make no sense.
+  llvm::Error setTrainingOptions(const ModelOptions &options);
   /// Targets the model was trained on.
   const std::vector<std::string> &targets() const { return trainedTargets; }
   virtual int64_t parameterCount() const = 0;
@@ -153,6 +167,11 @@ public:
 
 protected:
   explicit CostModel(ModelOptions options) : modelOptions(std::move(options)) {}
+
+  /// How well `scores` rank `validation`, by the metric early stopping
+  /// watches (higher is better).
+  double validationScore(const Dataset &validation,
+                         llvm::ArrayRef<float> scores) const;
 
   /// The model's state as bytes, and the inverse (after `create`).
   virtual llvm::Expected<std::string> serialize() const = 0;

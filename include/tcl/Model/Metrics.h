@@ -40,8 +40,16 @@ RankingMetrics evaluateRanking(const Dataset &dataset,
                                llvm::ArrayRef<float> scores,
                                const std::set<std::string> &networks = {});
 
-/// Pairwise accuracy alone: what early stopping watches.
+/// Pairwise accuracy alone: what early stopping watches by default.
 double pairwiseAccuracy(const Dataset &dataset, llvm::ArrayRef<float> scores);
+
+/// Normalized discounted cumulative gain of the ranking `scores` give each
+/// group, averaged over groups with two or more samples: a sample at rank r
+/// (1 = highest score) gains label^gainExponent / log2(r + 1), divided by
+/// the same sum for the ideal order. What LambdaRank optimizes, so early
+/// stopping on it keeps the epoch that ranks the near-best schedules best.
+double normalizedDcg(const Dataset &dataset, llvm::ArrayRef<float> scores,
+                     double gainExponent = 1);
 
 } // namespace tcl
 
