@@ -243,6 +243,13 @@ TEST(Networks, MambaHasFewerParametersThanAttention) {
 
 /// Changing the last real token must move the score; a causal model that
 /// ignored it would be scoring a truncated schedule.
+TEST(Networks, LastRealTokenSkipsPadding) {
+  torch::Tensor x = torch::arange(12, torch::kFloat).view({2, 3, 2});
+  torch::Tensor mask = torch::tensor({1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f}).view({2, 3});
+  torch::Tensor last = lastRealToken(x, mask);
+  EXPECT_TRUE(torch::equal(last, torch::tensor({2.0f, 3.0f, 10.0f, 11.0f}).view({2, 2})));
+}
+
 TEST(Networks, MambaSeesTheLastRealToken) {
   torch::manual_seed(0);
   std::shared_ptr<ScoringNetworkImpl> network = build(configFor("mamba", 6));

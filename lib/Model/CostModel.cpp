@@ -217,6 +217,8 @@ CostModel::load(llvm::StringRef path) {
   options.dropout = object->getNumber("dropout").value_or(0);
   options.perTargetHeads = object->getBoolean("per_target_heads").value_or(false);
   options.loss = object->getString("loss").value_or("lambdarank").str();
+  // Models saved before these options existed were trained with gain
+  // exponent 1 and without weight averaging.
   options.gainExponent = object->getNumber("gain_exponent").value_or(1);
   options.weightAveraging = object->getNumber("weight_averaging").value_or(0);
   options.learningRate = object->getNumber("learning_rate").value_or(1e-3);

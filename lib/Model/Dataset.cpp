@@ -8,6 +8,7 @@
 #include "tcl/Target/TargetSpec.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <random>
 
@@ -195,6 +196,7 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
     group.networks = task->networks;
     group.begin = sequences.size();
     group.bestSeconds = std::numeric_limits<double>::infinity();
+    auto featurizeStart = std::chrono::steady_clock::now();
     for (const RecordRow *row : rows) {
       sequences.emplace_back();
       if (llvm::Error error =
@@ -206,6 +208,10 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
       sequenceGroup.push_back(dataset.groups.size());
       group.bestSeconds = std::min(group.bestSeconds, *row->medianSeconds);
     }
+    if (options.featurizeSeconds)
+      *options.featurizeSeconds += std::chrono::duration<double>(
+                                       std::chrono::steady_clock::now() - featurizeStart)
+                                       .count();
     group.end = sequences.size();
     dataset.groups.push_back(std::move(group));
   }

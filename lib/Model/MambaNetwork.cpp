@@ -433,8 +433,8 @@ public:
                                 nn::Linear(config.featureSize, config.dModel))),
         blocks(register_module("blocks", nn::ModuleList())),
         norm(register_module("norm", RmsNorm(config.dModel))),
-        headHidden(register_module("head_hidden",
-                                   nn::Linear(config.dModel, config.dModel))),
+        headHidden(register_module(
+            "head_hidden", nn::Linear(2 * config.dModel, config.dModel))),
         headOut(register_module("head_out", nn::Linear(config.dModel, 1))) {
     for (int64_t i = 0; i < config.layers; ++i)
       blocks->push_back(MambaBlock(config));
@@ -449,7 +449,12 @@ protected:
         linearForward(maskedTokens(tokens, mask, featureSize), embedIn);
     for (const std::shared_ptr<nn::Module> &block : *blocks)
       x = block->as<MambaBlock>()->forward(x);
-    torch::Tensor pooled = maskedMeanPool(norm(x), mask);
+    x = norm(x);
+    // The last real token is the only one whose state has read the whole
+    // schedule (every layer is causal); the mean keeps every step's own
+    // output within one linear map of the head. The head reads both.
+    torch::Tensor pooled =
+        torch::cat({maskedMeanPool(x, mask), lastRealToken(x, mask)}, 1);
     return F::silu(linearForward(pooled, headHidden));
   }
 

@@ -164,6 +164,13 @@ torch::Tensor tcl::maskedMeanPool(const torch::Tensor &x,
   return (x * weights).sum(1) / weights.sum(1);
 }
 
+torch::Tensor tcl::lastRealToken(const torch::Tensor &x,
+                                 const torch::Tensor &mask) {
+  torch::Tensor last = (mask.sum(1).to(torch::kLong) - 1).clamp_min(0);
+  return x.gather(1, last.view({-1, 1, 1}).expand({-1, 1, x.size(2)}))
+      .squeeze(1);
+}
+
 bool tcl::isCpuInference(at::TensorList operands) {
   auto needsGrad = [](const torch::Tensor &t) {
     return t.defined() && t.requires_grad();

@@ -313,8 +313,10 @@ NeuralCostModel::batchShape(const Dataset &data) const {
 namespace {
 /// An exponential moving average of the weights (Polyak averaging): the
 /// average of the last ~1 / (1 - decay) steps generalizes better than any
-/// one of them and depends less on the seed. With decay 0 it is the live
-/// weights themselves and costs nothing.
+/// one of them and depends less on the seed. Step t decays by at most
+/// (1 + t) / (10 + t), as TensorFlow's ExponentialMovingAverage does, so a
+/// short training is not averaged with its initial weights. With decay 0 it
+/// is the live weights themselves and costs nothing.
 class AveragedWeights {
 public:
   AveragedWeights(llvm::ArrayRef<torch::Tensor> parameters, double decay)
@@ -325,9 +327,13 @@ public:
   }
 
   void step(llvm::ArrayRef<torch::Tensor> parameters) {
+    if (average.empty())
+      return;
+    ++steps;
+    double rate = std::min(decay, (1.0 + steps) / (10.0 + steps));
     torch::NoGradGuard noGrad;
     for (auto [mean, parameter] : llvm::zip(average, parameters))
-      mean.mul_(decay).add_(parameter.detach(), 1 - decay);
+      mean.mul_(rate).add_(parameter.detach(), 1 - rate);
   }
 
   void copyTo(llvm::ArrayRef<torch::Tensor> parameters) const {
@@ -361,6 +367,7 @@ public:
 
 private:
   double decay;
+  uint64_t steps = 0;
   std::vector<torch::Tensor> average;
 };
 } // namespace

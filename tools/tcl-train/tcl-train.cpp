@@ -191,11 +191,13 @@ int main(int argc, char **argv) {
       if (done == all)
         llvm::errs() << "\n";
     };
+  double featurizeSeconds = 0;
+  datasetOptions.featurizeSeconds = &featurizeSeconds;
   auto start = std::chrono::steady_clock::now();
   llvm::Expected<Dataset> dataset = loadDataset(**db, datasetOptions);
   if (!dataset)
     return fail(llvm::toString(dataset.takeError()));
-  double featurizeSeconds =
+  double loadSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (dataset->size() == 0)
     return fail("'" + databasePath + "' has no valid records to learn from");
@@ -207,10 +209,11 @@ int main(int argc, char **argv) {
   std::set<std::string> held(testNetworks.begin(), testNetworks.end());
   auto [trainPart, testPart] = splitByNetworks(*dataset, held);
   llvm::errs() << llvm::format(
-      "tcl-train: %zu records, %zu groups, %u tokens/schedule, featurized in "
-      "%.1f s (%.0f schedules/s); training on %zu records, testing on %zu\n",
-      dataset->size(), dataset->groups.size(), dataset->length, featurizeSeconds,
-      dataset->size() / featurizeSeconds, trainPart.size(), testPart.size());
+      "tcl-train: %zu records, %zu groups, %u tokens/schedule, loaded in %.1f s, "
+      "featurized at %.0f schedules/s; training on %zu records, testing on %zu\n",
+      dataset->size(), dataset->groups.size(), dataset->length, loadSeconds,
+      dataset->size() / std::max(featurizeSeconds, 1e-9), trainPart.size(),
+      testPart.size());
 
   int modes = !evaluatePath.empty() + !distillFrom.empty() + !fineTune.empty() +
               multiTask;
@@ -388,7 +391,8 @@ int main(int argc, char **argv) {
                      {"validation_score", report.validationScore},
                      {"early_stopping", model->options().earlyStopping},
                      {"scores_per_second", throughput},
-                     {"featurize_per_second", dataset->size() / featurizeSeconds},
+                     {"featurize_per_second", dataset->size() / std::max(featurizeSeconds, 1e-9)},
+                     {"load_seconds", loadSeconds},
                      {"test_networks", std::move(heldOut)},
                      {"train_records", static_cast<int64_t>(trainRecords)},
                      {"new_target", newTarget.getValue()},

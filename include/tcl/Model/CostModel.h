@@ -42,12 +42,14 @@ struct ModelOptions {
   std::string loss = "lambdarank";
   /// LambdaRank's gain of a schedule is its label (normalized throughput)
   /// to this power: above 1, swaps among the near-best schedules cost more
-  /// than swaps among slow ones, which is what a tuner's top-1 needs.
-  double gainExponent = 1;
+  /// than swaps among slow ones, which is what a tuner's top-1 needs
+  /// (docs/results/cost_models.md: 4 raised every network's top-1).
+  double gainExponent = 4;
   /// Decay per step of an exponential moving average of the weights
   /// (Polyak averaging); validation and the saved model use the average.
-  /// 0 keeps the last step's weights.
-  double weightAveraging = 0;
+  /// 0 keeps the last step's weights; 0.99 averages about 100 steps, two
+  /// to three epochs of the shipped dataset.
+  double weightAveraging = 0.99;
   double learningRate = 1e-3;
   unsigned epochs = 60;
   /// Groups (task, target) per batch and samples drawn from each.

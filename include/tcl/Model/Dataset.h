@@ -93,6 +93,10 @@ struct DatasetOptions {
   unsigned minRecordsPerGroup = 2;
   /// Called with (groups done, groups in all) while featurizing.
   std::function<void(size_t, size_t)> progress;
+  /// If set, receives the seconds spent turning schedules into tokens,
+  /// apart from reading the database and each task's template: the rate a
+  /// tuner featurizes candidates at.
+  double *featurizeSeconds = nullptr;
 };
 
 /// Featurizes every valid record (status ok, vectorized) of the database.

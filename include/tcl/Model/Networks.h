@@ -145,6 +145,10 @@ torch::Tensor maskedTokens(const torch::Tensor &tokens,
 /// Mean of `x` [B, L, D] over the real tokens of each sequence: [B, D].
 torch::Tensor maskedMeanPool(const torch::Tensor &x, const torch::Tensor &mask);
 
+/// x[b, (real tokens of b) - 1, :]: each sequence's last real token.
+/// Padding sits at the end; every sequence has at least one real token.
+torch::Tensor lastRealToken(const torch::Tensor &x, const torch::Tensor &mask);
+
 /// Whether `operands` (undefined ones ignored) can take the forward-only CPU
 /// kernels: float32 on the CPU, and no autograd graph to record.
 bool isCpuInference(at::TensorList operands);
