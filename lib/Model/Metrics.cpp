@@ -32,22 +32,23 @@ double tcl::normalizedDcg(const Dataset &dataset, llvm::ArrayRef<float> scores,
   for (const DatasetGroup &group : dataset.groups) {
     if (group.end - group.begin < 2)
       continue;
-    std::vector<size_t> byScore(group.end - group.begin);
-    std::iota(byScore.begin(), byScore.end(), group.begin);
+    // Gains in sample order; samples by score, ties to the earlier one as
+    // in the top-k scores.
     std::vector<double> gains;
-    for (size_t i : byScore)
+    for (size_t i = group.begin; i < group.end; ++i)
       gains.push_back(std::pow(static_cast<double>(dataset.labels[i]), gainExponent));
-    // Ties go to the earlier sample, as in the top-k scores.
-    std::stable_sort(byScore.begin(), byScore.end(),
-                     [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    std::vector<size_t> byScore(gains.size());
+    std::iota(byScore.begin(), byScore.end(), size_t(0));
+    std::stable_sort(byScore.begin(), byScore.end(), [&](size_t a, size_t b) {
+      return scores[group.begin + a] > scores[group.begin + b];
+    });
+    double dcg = 0;
+    for (size_t rank = 0; rank < byScore.size(); ++rank)
+      dcg += gains[byScore[rank]] / std::log2(static_cast<double>(rank) + 2);
     std::sort(gains.begin(), gains.end(), std::greater<double>());
-    double dcg = 0, ideal = 0;
-    for (size_t rank = 0; rank < byScore.size(); ++rank) {
-      double discount = 1.0 / std::log2(static_cast<double>(rank) + 2);
-      dcg += std::pow(static_cast<double>(dataset.labels[byScore[rank]]),
-                      gainExponent) * discount;
-      ideal += gains[rank] * discount;
-    }
+    double ideal = 0;
+    for (size_t rank = 0; rank < gains.size(); ++rank)
+      ideal += gains[rank] / std::log2(static_cast<double>(rank) + 2);
     sum += ideal > 0 ? dcg / ideal : 1;
     ++groups;
   }

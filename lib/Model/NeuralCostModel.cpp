@@ -2,7 +2,8 @@
 //
 // One trainer for the three networks: batches of whole (task, target)
 // groups, so a ranking loss can compare schedules of the same task only;
-// Adam; the epoch with the best validation pairwise accuracy is kept.
+// Adam; the epoch with the best validation score (ModelOptions::
+// earlyStopping) is kept, in weights averaged over the last steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +24,10 @@ static llvm::Error makeError(const llvm::Twine &message) {
 /// LambdaRank (Burges 2010) over groups of equal size: every pair (i, j)
 /// of a group with label_i > label_j contributes a logistic loss on
 /// s_i - s_j, weighted by how much swapping them would change the group's
-/// NDCG at the current ranking. Gains are the labels (normalized
-/// throughput), so near-best schedules matter most, which is what a tuner
-/// needs from the top of the ranking.
+/// NDCG at the current ranking. Gains are `labels` as given: the trainer
+/// passes normalized throughput to ModelOptions::gainExponent, so that
+/// near-best schedules matter most, which is what a tuner needs from the
+/// top of the ranking.
 torch::Tensor tcl::lambdaRankLoss(const torch::Tensor &scores,
                                   const torch::Tensor &labels) {
   torch::Tensor ranks;
@@ -459,6 +461,7 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
     const Dataset &watch = validation->hasPairs() ? *validation : trainSet;
     double accuracy;
     {
+      // Validate, and keep as the best, the averaged weights.
       AveragedWeights::Swap useAverage(averaged, parameters);
       accuracy = validationScore(watch, scoreDataset(watch));
       if (accuracy > bestAccuracy) {
