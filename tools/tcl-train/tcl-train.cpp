@@ -75,7 +75,7 @@ static cl::opt<std::string> earlyStopping(
     cl::desc("Validation metric early stopping watches: pca or ndcg"));
 static cl::opt<unsigned> epochs(cl::cat(category), "epochs", cl::desc("Most epochs"), cl::init(60));
 static cl::opt<unsigned> patience(
-    cl::cat(category), "patience", cl::desc("Epochs without a better validation accuracy before stopping"),
+    cl::cat(category), "patience", cl::desc("Epochs without a better validation score before stopping"),
     cl::init(8));
 static cl::opt<double> learningRate(cl::cat(category), "learning-rate", cl::init(1e-3),
                                     cl::desc("Adam's step size (XGBoost: eta)"));
@@ -146,7 +146,6 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// Scores per second at batches of 4096, over the dataset's sequences.
 /// Scores per second at batch 4096: the median over batches of at least
 /// a second in all, because other tenants of a shared machine slow some
 /// batches down 2x and a mean would report them.
