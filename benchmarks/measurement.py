@@ -193,7 +193,8 @@ def measure_stability(args, bin_dir, work, families, report):
                  "median_max_min_range": statistics.median(ranges),
                  "median_relative_spread_of_minimums": statistics.median(min_spreads),
                  "median_fraction_of_samples_dropped_as_contended": statistics.median(dropped),
-                 "measurements_still_contended_after_patience": gave_up / measurements}
+                 "measurements_still_contended_after_patience": gave_up / measurements,
+                 "medians_s": {"%s %s" % key: medians[key] for key in keys}}
     report["stability"] = stability
     print("%-10s %9s %24s %21s %18s %22s" % ("schedules", "repeats", "median (p90-p10)/median",
                                              "p90 of the spreads", "within 5%",

@@ -25,6 +25,7 @@ bool tcl::hasOnednnBaseline(TaskKind kind) {
   case TaskKind::Conv2D:
   case TaskKind::DepthwiseConv2D:
   case TaskKind::Pooling:
+  case TaskKind::Elementwise:
     return true;
   default:
     return false;

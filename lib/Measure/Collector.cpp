@@ -124,6 +124,16 @@ private:
     const CollectedTask &task = tasks[pair.task];
     const TargetSpec &spec = options.targets[pair.target];
     std::string targetName = spec.name();
+    llvm::Expected<CpuTarget> target = spec.resolve();
+    if (!target)
+      return target.takeError();
+    std::vector<unsigned> cores = coresFor(index, spec.threads, allowed);
+    // Before the quota check, so that rerunning a finished collection fills
+    // in the baselines a newer tcl-onednn can measure.
+    if (!options.onednnTool.empty())
+      if (llvm::Error error = measureBaseline(task, spec, *target, cores))
+        return error;
+
     auto measured = db->measuredAssignments(task.key, targetName, machine);
     if (!measured)
       return measured.takeError();
@@ -139,9 +149,6 @@ private:
         parseSourceFile<ModuleOp>(sourceMgr, context.get());
     if (!payload)
       return makeError("task " + task.key + ": the payload does not parse");
-    llvm::Expected<CpuTarget> target = spec.resolve();
-    if (!target)
-      return target.takeError();
     OwningOpRef<ModuleOp> annotated = payload->clone();
     auto script = buildCpuSpace(*annotated, *target);
     if (failed(script))
@@ -150,11 +157,6 @@ private:
     if (failed(space))
       return makeError("task " + task.key + ": cannot read its space");
     uint64_t legal = space->countLegal(options.schedulesPerTask);
-    std::vector<unsigned> cores = coresFor(index, spec.threads, allowed);
-
-    if (!options.onednnTool.empty())
-      if (llvm::Error error = measureBaseline(task, spec, *target, cores))
-        return error;
 
     EvaluationOptions evaluation = options.evaluation;
     evaluation.cpu = spec.cpu;

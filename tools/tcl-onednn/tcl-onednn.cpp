@@ -3,18 +3,23 @@
 // Reads a task module (one from `tcl-extract-tasks outline-dir=...`), maps
 // its tunable op to the oneDNN primitive that computes it (matmul,
 // batch_matmul, convolution in NHWC/HWCF or NCHW/FCHW, depthwise
-// convolution, pooling) and times that primitive the way FACTS measured
-// oneDNN: primitives created and weights reordered into the layout oneDNN
-// prefers outside the timed region, inputs touched before timing. Fused
-// consumers are not timed: the baseline is the op itself.
+// convolution, pooling, elementwise arithmetic as eltwise and binary
+// primitives with post-ops, transposes as reorders) and times it the way
+// FACTS measured oneDNN: primitives created and weights reordered into the
+// layout oneDNN prefers outside the timed region, inputs touched before
+// timing. Fused consumers are not timed: the baseline is the op itself.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Workload.h"
 
 #include "tcl/Run/MeasurementOptions.h"
 #include "tcl/Support/Version.h"
 #include "tcl/Task/TaskExtraction.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
@@ -47,35 +52,16 @@ namespace {
 using tag = dnnl::memory::format_tag;
 using dt = dnnl::memory::data_type;
 
-/// A primitive with its arguments, ready to execute.
-struct Workload {
-  std::string primitiveName;
-  dnnl::primitive primitive;
-  std::unordered_map<int, dnnl::memory> arguments;
-};
-
 dnnl::memory::dims dimsOf(Value value) {
   auto shape = cast<ShapedType>(value.getType()).getShape();
   return dnnl::memory::dims(shape.begin(), shape.end());
-}
-
-/// A memory in `desc`'s layout filled with a deterministic pattern in
-/// [-1, 1), the range of the candidates' random inputs (and so
-/// touched before timing).
-dnnl::memory filled(const dnnl::memory::desc &desc, const dnnl::engine &engine) {
-  dnnl::memory memory(desc, engine);
-  float *data = static_cast<float *>(memory.get_data_handle());
-  size_t count = desc.get_size() / sizeof(float);
-  for (size_t i = 0; i < count; ++i)
-    data[i] = static_cast<float>((i * 2654435761u) % 1000) / 500.0f - 1.0f;
-  return memory;
 }
 
 /// Weights given in `userTag`, reordered once into `preferred`.
 dnnl::memory reordered(const dnnl::memory::desc &user,
                        const dnnl::memory::desc &preferred,
                        const dnnl::engine &engine, dnnl::stream &stream) {
-  dnnl::memory source = filled(user, engine);
+  dnnl::memory source = filledMemory(user, engine);
   if (user == preferred)
     return source;
   dnnl::memory target(preferred, engine);
@@ -93,6 +79,27 @@ llvm::Expected<Workload> makeWorkload(linalg::LinalgOp op, TaskKind kind,
                                        op->getName().getStringRef().str() +
                                        "': " + why.str());
   };
+  if (kind == TaskKind::Elementwise) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      return makeElementwiseWorkload(generic, engine);
+    // A named elementwise op (linalg.add, linalg.transpose, ...) is read
+    // through the generic form of a copy, so that `op` stays valid for
+    // diagnostics.
+    IRRewriter rewriter(op->getContext());
+    rewriter.setInsertionPoint(op);
+    auto copy = cast<linalg::LinalgOp>(rewriter.clone(*op));
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, copy);
+    if (failed(generic)) {
+      rewriter.eraseOp(copy);
+      return unsupported("cannot be written as a linalg.generic");
+    }
+    llvm::Expected<Workload> work = makeElementwiseWorkload(*generic, engine);
+    rewriter.eraseOp(*generic);
+    return work;
+  }
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() == 0)
+    return unsupported("one result and at least one operand expected");
   if (!getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32())
     return unsupported("only f32 is compared");
   Value lhs = op.getDpsInputs()[0];
@@ -110,11 +117,10 @@ llvm::Expected<Workload> makeWorkload(linalg::LinalgOp op, TaskKind kind,
     dnnl::memory::desc a(dimsOf(lhs), dt::f32, plain), b(dimsOf(rhs), dt::f32, plain),
         c(dimsOf(out), dt::f32, plain);
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine);
-    work.primitiveName = "matmul";
-    work.primitive = dnnl::matmul(pd);
-    work.arguments = {{DNNL_ARG_SRC, filled(a, engine)},
-                      {DNNL_ARG_WEIGHTS, filled(b, engine)},
-                      {DNNL_ARG_DST, dnnl::memory(c, engine)}};
+    work.add("matmul", dnnl::matmul(pd),
+             {{DNNL_ARG_SRC, filledMemory(a, engine)},
+              {DNNL_ARG_WEIGHTS, filledMemory(b, engine)},
+              {DNNL_ARG_DST, dnnl::memory(c, engine)}});
     return work;
   }
   auto attr = [&](llvm::StringRef name) -> dnnl::memory::dims {
@@ -141,14 +147,12 @@ llvm::Expected<Workload> makeWorkload(linalg::LinalgOp op, TaskKind kind,
             srcDesc, anyWeights, dstDesc, strides, oneDnnDilations, zeroPadding,
             zeroPadding),
         engine);
-    work.primitiveName = "convolution";
-    work.primitive = dnnl::convolution_forward(pd);
-    work.arguments = {
-        {DNNL_ARG_SRC, filled(srcDesc, engine)},
-        {DNNL_ARG_WEIGHTS,
-         reordered(dnnl::memory::desc(weights, dt::f32, weightsTag),
-                   pd.weights_desc(), engine, stream)},
-        {DNNL_ARG_DST, dnnl::memory(dstDesc, engine)}};
+    work.add("convolution", dnnl::convolution_forward(pd),
+             {{DNNL_ARG_SRC, filledMemory(srcDesc, engine)},
+              {DNNL_ARG_WEIGHTS,
+               reordered(dnnl::memory::desc(weights, dt::f32, weightsTag),
+                         pd.weights_desc(), engine, stream)},
+              {DNNL_ARG_DST, dnnl::memory(dstDesc, engine)}});
     return work;
   };
   // oneDNN describes activations as NCHW dims whatever their layout.
@@ -184,16 +188,15 @@ llvm::Expected<Workload> makeWorkload(linalg::LinalgOp op, TaskKind kind,
             srcDesc, dstDesc, strides, window, oneDnnDilations, zeroPadding,
             zeroPadding),
         engine);
-    work.primitiveName = "pooling";
-    work.primitive = dnnl::pooling_v2_forward(pd);
-    work.arguments = {{DNNL_ARG_SRC, filled(srcDesc, engine)},
-                      {DNNL_ARG_DST, dnnl::memory(dstDesc, engine)}};
+    work.add("pooling", dnnl::pooling_v2_forward(pd),
+             {{DNNL_ARG_SRC, filledMemory(srcDesc, engine)},
+              {DNNL_ARG_DST, dnnl::memory(dstDesc, engine)}});
     return work;
   }
-  (void)kind;
   return unsupported("no matching primitive (supported: matmul, "
                      "batch_matmul, conv_2d_nhwc_hwcf, conv_2d_nchw_fchw, "
-                     "depthwise_conv_2d_nhwc_hwc, pooling_nhwc_max/sum)");
+                     "depthwise_conv_2d_nhwc_hwc, pooling_nhwc_max/sum, "
+                     "elementwise arithmetic)");
 }
 } // namespace
 
@@ -254,10 +257,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     Timing timing = measure(
-        [&] {
-          work->primitive.execute(stream, work->arguments);
-          stream.wait();
-        },
+        [&] { work->execute(stream); },
         measurement.policy());
     double flops = countFlops(anchor->anchor);
     llvm::outs() << "tcl-onednn: " << inputPath << ", " << work->primitiveName
