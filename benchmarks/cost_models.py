@@ -29,14 +29,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 
 
-def import_dataset(bin_dir, work):
+def import_dataset(bin_dir, work, files=("cpu-dataset.jsonl.xz",)):
+    """A database in `work` holding the shipped datasets `files` (under data/)."""
     db = os.path.join(work, "dataset.db")
-    xz = subprocess.Popen(["xz", "-dc", os.path.join(ROOT, "data", "cpu-dataset.jsonl.xz")],
-                          stdout=subprocess.PIPE)
-    subprocess.run([os.path.join(bin_dir, "tcl-db"), "import", db, "-"], stdin=xz.stdout,
-                   check=True, stdout=subprocess.DEVNULL)
-    if xz.wait() != 0:
-        sys.exit("cannot decompress the dataset")
+    for name in files:
+        xz = subprocess.Popen(["xz", "-dc", os.path.join(ROOT, "data", name)],
+                              stdout=subprocess.PIPE)
+        subprocess.run([os.path.join(bin_dir, "tcl-db"), "import", db, "-"],
+                       stdin=xz.stdout, check=True, stdout=subprocess.DEVNULL)
+        if xz.wait() != 0:
+            sys.exit("cannot decompress data/" + name)
     return db
 
 

@@ -21,7 +21,7 @@ sequence the distilled and fine-tuned chains are evaluated again on every
 earlier target: how much they forgot. Prints tables, writes JSON and PNG.
 
     benchmarks/distillation.py [--build build] [--db DB]
-        [--sequence x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t]
+        [--sequence x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t]
         [--fractions 0.01,0.05,0.1,1] [--chain-fraction 0.1]
         [--test-networks resnet50,bert_base] [--work distill-work]
         [--out docs/results/distillation.json]
@@ -59,8 +59,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--db", help="a tuning database (default: the shipped dataset)")
-    parser.add_argument("--sequence", default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t")
+    parser.add_argument("--db", help="a tuning database (default: the shipped datasets, "
+                        "Zen 3's AVX2 and SSE4.2 targets and Zen 5's AVX-512 one)")
+    parser.add_argument("--sequence",
+                        default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t")
     parser.add_argument("--fractions", default="0.01,0.05,0.1,1")
     parser.add_argument("--chain-fraction", type=float, default=0.1)
     parser.add_argument("--test-networks", default="resnet50,bert_base")
@@ -81,7 +83,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     db = args.db or os.path.join(args.work, "dataset.db")
     if not args.db and not os.path.exists(db):
-        import_dataset(bin_dir, args.work)
+        import_dataset(bin_dir, args.work,
+                       ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz"))
     common = ["--model=" + args.model, "--test-networks=" + args.test_networks,
               "--seed=%d" % args.seed, "--num-threads=%d" % args.threads]
     model = lambda name: os.path.join(args.work, name + ".tclm")

@@ -145,6 +145,8 @@ llvm::Expected<dnnl::memory> ElementwiseBuilder::materialize(Value value) {
     return known->second;
   dnnl::memory memory;
   if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (argument.getOwner() != op.getBody())
+      return unsupported("a block argument from outside the body");
     OpOperand &operand = op->getOpOperand(argument.getArgNumber());
     memory = filledMemory(
         operandDesc(op.getMatchingIndexingMap(&operand),
