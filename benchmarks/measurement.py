@@ -2,22 +2,23 @@
 """Cost and stability of measuring candidates, on ResNet-50 convolution tasks
 and BERT-base matmul / batch_matmul tasks (zoo models, weights as arguments).
 
-1. Per-candidate cost: `tcl-collect` measures --schedules random schedules of
-   every selected task into a fresh database, once with 1 worker and once
-   with 2. Each record carries its wall time (process, build, timing,
-   check); the table shows its median per family, and the throughput
-   (candidates per second) of each run.
-2. Stability: --stability-schedules schedules (drawn evenly from the
+1. Stability: --stability-schedules schedules (drawn evenly from the
    selected tasks) are measured --stability-repeats times each, every time
    in a fresh `tcl-run` process (new compile, new inputs, interleaved in
    time). The relative spread of a schedule is (p90 - p10) / median of its
    repeated medians, the same definition `Timing` uses; the table shows its
-   median over schedules and the fraction within 5%.
+   median over schedules and the fraction within 5%. The JSON keeps every
+   schedule's medians.
+2. Per-candidate cost: `tcl-collect` measures --schedules random schedules of
+   every selected task into a fresh database, once with 1 worker and once
+   with 2. Each record carries its wall time (process, build, timing,
+   check); the table shows its median per family, and the throughput
+   (candidates per second) of each run.
 
 Prints tables and writes JSON (--out). Run it on an otherwise idle machine:
 candidates take the same core locks as a running collection and wait for it.
 
-    benchmarks/measurement.py [--build build] [--schedules 8] [--parts cost,stability]
+    benchmarks/measurement.py [--build build] [--schedules 8] [--parts stability,cost]
                               [--out FILE]
 """
 
@@ -93,7 +94,7 @@ def main():
     parser.add_argument("--stability-repeats", type=int, default=10)
     parser.add_argument("--stability-tasks", type=int, default=10,
                         help="tasks the stability schedules are drawn from")
-    parser.add_argument("--parts", default="cost,stability",
+    parser.add_argument("--parts", default="stability,cost",
                         help="which parts to run: cost, stability or both")
     parser.add_argument("--out", default="measurement.json")
     args = parser.parse_args()
@@ -105,10 +106,12 @@ def main():
                   for family, paths in families.items() for path in paths}
     report = {"cost": [], "throughput": [], "stability": {}}
 
-    if "cost" in parts:
-        measure_cost(args, bin_dir, work, families, key_family, report)
+    # Stability first: for some seconds after the cost part's two busy
+    # workers, kernels here ran 5-25% slower (docs/measurement.md).
     if "stability" in parts:
         measure_stability(args, bin_dir, work, families, report)
+    if "cost" in parts:
+        measure_cost(args, bin_dir, work, families, key_family, report)
     with open(args.out, "w") as f:
         json.dump(report, f, indent=2)
     print("\nwrote " + args.out)
