@@ -42,6 +42,9 @@ static void addBufferization(OpPassManager &pm) {
 
 static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Before vector lowering: exp, tanh, erf as vector arithmetic, not as one
+  // libm call per lane.
+  pm.addNestedPass<func::FuncOp>(createTclApproximateMath());
   // convert-vector-to-llvm has no pattern for vector.multi_reduction (row
   // sums and maxima: softmax, layernorm, pooling).
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
