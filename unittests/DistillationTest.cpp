@@ -14,7 +14,9 @@ namespace {
 
 /// Groups of 24 schedules with two random features in their one token; on
 /// target "old" the first feature decides latency, on "new" both do, so a
-/// model of "old" ranks "new" only partly right.
+/// model of "old" ranks "new" only partly right; on "reversed" the first
+/// feature decides it the other way round, so a model of "old" ranks it
+/// backwards.
 Dataset makeDataset(const std::string &target, uint64_t seed) {
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<float> uniform(-1, 1);
@@ -34,8 +36,10 @@ Dataset makeDataset(const std::string &target, uint64_t seed) {
       float *token = dataset.tokens.data() + dataset.size() * kFeatureSize;
       token[0] = a;
       token[1] = b;
-      token[2] = target == "new" ? 1.0f : 0.0f;
-      seconds.push_back(std::exp(target == "new" ? a - 1.5 * b : a));
+      token[2] = target == "old" ? 0.0f : 1.0f;
+      seconds.push_back(std::exp(target == "new"        ? a - 1.5 * b
+                                 : target == "reversed" ? -a
+                                                        : a));
       dataset.seconds.push_back(seconds.back());
       dataset.lengths.push_back(1);
       dataset.groupOf.push_back(dataset.groups.size());
@@ -95,6 +99,21 @@ TEST(Distillation, LearnsTheNewTargetWithoutGrowingOrForgetting) {
   EXPECT_EQ(student->targets(), (std::vector<std::string>{"old", "new"}));
   EXPECT_GT(accuracy(*student, fresh), teacherOnNew + 0.05);
   EXPECT_GT(accuracy(*student, old), teacherOnOld - 0.05);
+}
+
+TEST(Distillation, DoesNotFollowATeacherWhereItIsWrong) {
+  Dataset old = makeDataset("old", 1), reversed = makeDataset("reversed", 2);
+  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
+  ASSERT_LT(accuracy(*teacher, reversed), 0.1);
+
+  // A few labels against a teacher that ranks every task backwards: the
+  // teacher is trusted nowhere, and the labels decide.
+  std::unique_ptr<CostModel> student = trained(smallMamba(), old);
+  auto [labelled, unlabelled] = reversed.splitSamples(0.25, 0);
+  DistillationData data{&labelled, &labelled, &reversed, nullptr};
+  auto report = student->distill(*teacher, data, DistillationOptions());
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  EXPECT_GT(accuracy(*student, reversed), 0.8);
 }
 
 TEST(Distillation, NeedsTheTeachersNetwork) {

@@ -141,10 +141,10 @@ std::string CostModel::modelFileName(llvm::StringRef target) {
   return name;
 }
 
-std::string CostModel::defaultPath(llvm::StringRef target) {
+std::string CostModel::defaultPath(llvm::ArrayRef<std::string> targets) {
   if (const char *path = std::getenv("TCL_COST_MODEL"))
     return path;
-  if (!target.empty()) {
+  for (const std::string &target : targets) {
     llvm::SmallString<256> distilled(TCL_DATA_DIR);
     llvm::sys::path::append(distilled, modelFileName(target));
     if (llvm::sys::fs::exists(distilled))

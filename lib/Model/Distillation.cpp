@@ -6,12 +6,14 @@
 //   - score distillation: on a batch of the new target's schedules (mostly
 //     unmeasured ones), the student's per-task standardized scores against
 //     the teacher's, so the little labelled data refines the teacher's
-//     ranking instead of replacing it;
+//     ranking instead of replacing it. Each task counts as far as the
+//     teacher already ranks its labelled records right;
 //   - representation distillation: the student's representation against the
 //     teacher's on the same batch, which keeps the embedding space the
 //     tuner's sampler measures distances in;
-//   - replay: the ranking loss on a small sample of earlier targets'
-//     measurements, which limits forgetting.
+//   - replay: on a small sample of earlier targets' measurements, the
+//     ranking loss on their labels and the same score and representation
+//     distillation (Learning without Forgetting), which limits forgetting.
 // Nothing is added per target, so the parameter count never grows; the
 // model file lists every target seen.
 //
@@ -19,6 +21,10 @@
 
 #include "ModelKinds.h"
 #include "NeuralCostModel.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
 
 using namespace tcl;
 
@@ -40,6 +46,31 @@ static torch::Tensor drawGroupSamples(const Dataset &data, unsigned groups,
       indices.push_back(static_cast<int64_t>(pick(random)));
   }
   return torch::tensor(indices, torch::kLong);
+}
+
+/// Per task of `labelled`, how far `teacherScores` already order its
+/// labelled pairs: 2 * pairwise accuracy - 1, clamped to [0, 1]. A teacher
+/// no better than a coin flip on a task earns 0, a perfect one 1. Tasks
+/// without a labelled pair are absent.
+static llvm::StringMap<double>
+teacherReliability(const Dataset &labelled, const torch::Tensor &teacherScores) {
+  llvm::StringMap<double> reliability;
+  auto scores = teacherScores.accessor<float, 1>();
+  for (const DatasetGroup &group : labelled.groups) {
+    int64_t agreeing = 0, pairs = 0;
+    for (size_t i = group.begin; i < group.end; ++i)
+      for (size_t j = i + 1; j < group.end; ++j) {
+        if (labelled.labels[i] == labelled.labels[j])
+          continue;
+        ++pairs;
+        agreeing += (labelled.labels[i] > labelled.labels[j]) ==
+                    (scores[i] > scores[j]);
+      }
+    if (pairs)
+      reliability[group.taskKey] = std::clamp(
+          2.0 * static_cast<double>(agreeing) / pairs - 1.0, 0.0, 1.0);
+  }
+  return reliability;
 }
 
 /// Each row of [groups, samples] shifted and scaled to mean 0, deviation 1:
@@ -75,23 +106,54 @@ NeuralCostModel::distill(const CostModel &teacherModel,
 
   try {
     torch::set_num_threads(modelOptions.threads);
-    DatasetTensors transfer = tensorsOf(*data.transfer);
-    // The teacher's view of the transfer set, once: it does not change.
-    torch::Tensor teacherRepresentation, teacherScores;
-    {
+    // A set of schedules with the teacher's view of it, computed once (the
+    // teacher does not change), and per sample how much that view counts.
+    struct Anchored {
+      DatasetTensors tensors;
+      torch::Tensor teacherRepresentation, teacherScores, trust;
+    };
+    auto anchorOn = [&](const Dataset &set) {
+      Anchored anchored{tensorsOf(set), {}, {}, {}};
       torch::NoGradGuard noGrad;
       teacher.network->eval();
-      teacherRepresentation =
-          teacher.network->embed(transfer.tokens, transfer.mask).contiguous();
-      teacherScores = teacher.network->readoutOf(teacherRepresentation);
+      anchored.teacherRepresentation =
+          teacher.network->embed(anchored.tensors.tokens, anchored.tensors.mask)
+              .contiguous();
+      anchored.teacherScores =
+          teacher.network->readoutOf(anchored.teacherRepresentation);
+      anchored.trust = torch::ones({static_cast<int64_t>(set.size())});
+      return anchored;
+    };
+    Anchored transfer = anchorOn(*data.transfer);
+    // On the new target the teacher is trusted per task as far as it
+    // already ranks that task's labelled records: a teacher from other
+    // hardware is right about some tasks and wrong about others, and
+    // holding the student to it where it is wrong undoes what the labels
+    // teach. Tasks without labelled pairs get the mean trust.
+    {
+      torch::NoGradGuard noGrad;
+      DatasetTensors labelled = tensorsOf(*data.labelled);
+      llvm::StringMap<double> reliability = teacherReliability(
+          *data.labelled,
+          teacher.network->forward(labelled.tokens, labelled.mask).contiguous());
+      double meanTrust = 0;
+      for (const auto &entry : reliability)
+        meanTrust += entry.second / reliability.size();
+      auto trust = transfer.trust.accessor<float, 1>();
+      for (const DatasetGroup &group : data.transfer->groups) {
+        auto found = reliability.find(group.taskKey);
+        double value = found == reliability.end() ? meanTrust : found->second;
+        for (size_t i = group.begin; i < group.end; ++i)
+          trust[static_cast<int64_t>(i)] = static_cast<float>(value);
+      }
     }
     double representationScale = std::max(
-        1e-12, teacherRepresentation.pow(2).mean().item<double>());
+        1e-12, transfer.teacherRepresentation.pow(2).mean().item<double>());
     bool replaying = data.replay && !data.replay->groups.empty() &&
                      weights.replayWeight > 0;
-    DatasetTensors replay;
+    Anchored replay;
     if (replaying)
-      replay = tensorsOf(*data.replay);
+      replay = anchorOn(*data.replay);
 
     // Half a ranking batch each for distillation and replay: they steady
     // the student rather than teach it, and a step costs what it scores.
@@ -99,36 +161,53 @@ NeuralCostModel::distill(const CostModel &teacherModel,
       auto [groups, perGroup] = batchShape(set);
       return std::pair<unsigned, unsigned>{std::max(1u, groups / 2), perGroup};
     };
+    // The student held to the teacher on `index` of `anchored`, drawn as
+    // `groups` tasks of `perGroup` schedules; its scores are returned too.
+    auto anchorLoss = [&](const Anchored &anchored, const torch::Tensor &index,
+                          int64_t groups, int64_t perGroup) {
+      torch::Tensor representation =
+          network->embed(anchored.tensors.tokens.index_select(0, index),
+                         anchored.tensors.mask.index_select(0, index));
+      torch::Tensor scores =
+          network->readoutOf(representation).view({groups, perGroup});
+      // A group's samples share their task, and so their trust.
+      torch::Tensor trust = anchored.trust.index_select(0, index);
+      torch::Tensor scoreError =
+          (standardized(scores) -
+           standardized(anchored.teacherScores.index_select(0, index)
+                            .view({groups, perGroup})))
+              .pow(2)
+              .mean(1);
+      torch::Tensor representationError =
+          (representation - anchored.teacherRepresentation.index_select(0, index))
+              .pow(2)
+              .mean(1);
+      torch::Tensor loss =
+          weights.scoreWeight *
+              (scoreError * trust.view({groups, perGroup}).select(1, 0)).mean() +
+          weights.representationWeight / representationScale *
+              (representationError * trust).mean();
+      return std::pair<torch::Tensor, torch::Tensor>{loss, scores};
+    };
     auto [groups, perGroup] = halved(*data.transfer);
     ExtraLoss extra = [&](std::mt19937_64 &random) {
       torch::Tensor index =
           drawGroupSamples(*data.transfer, groups, perGroup, random);
-      torch::Tensor representation =
-          network->embed(transfer.tokens.index_select(0, index),
-                         transfer.mask.index_select(0, index));
-      torch::Tensor scores =
-          network->readoutOf(representation).view({groups, perGroup});
-      torch::Tensor loss =
-          weights.scoreWeight *
-              torch::mse_loss(standardized(scores),
-                              standardized(teacherScores.index_select(0, index)
-                                               .view({groups, perGroup}))) +
-          weights.representationWeight / representationScale *
-              torch::mse_loss(representation,
-                              teacherRepresentation.index_select(0, index));
+      torch::Tensor loss = anchorLoss(transfer, index, groups, perGroup).first;
       if (replaying) {
+        // On earlier targets the student learns from their labels and, as
+        // in Learning without Forgetting, from the teacher that knew them:
+        // labels alone, a few hundred per target, let the rest drift.
         auto [replayGroups, replayPerGroup] = halved(*data.replay);
         torch::Tensor replayIndex = drawGroupSamples(
             *data.replay, replayGroups, replayPerGroup, random);
-        torch::Tensor replayScores =
-            network
-                ->forward(replay.tokens.index_select(0, replayIndex),
-                          replay.mask.index_select(0, replayIndex))
-                .view({replayGroups, replayPerGroup});
-        loss = loss + weights.replayWeight *
-                          lambdaRankLoss(replayScores,
-                                         replay.labels.index_select(0, replayIndex)
-                                             .view({replayGroups, replayPerGroup}));
+        auto [anchoring, replayScores] =
+            anchorLoss(replay, replayIndex, replayGroups, replayPerGroup);
+        loss = loss + anchoring +
+               weights.replayWeight *
+                   rankingLoss(replayScores,
+                               replay.tensors.labels.index_select(0, replayIndex)
+                                   .view({replayGroups, replayPerGroup}));
       }
       return loss;
     };

@@ -28,8 +28,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 /// passes normalized throughput to ModelOptions::gainExponent, so that
 /// near-best schedules matter most, which is what a tuner needs from the
 /// top of the ranking.
-torch::Tensor tcl::lambdaRankLoss(const torch::Tensor &scores,
-                                  const torch::Tensor &labels) {
+static torch::Tensor lambdaRankLoss(const torch::Tensor &scores,
+                                    const torch::Tensor &labels) {
   torch::Tensor ranks;
   torch::Tensor idealDcg;
   {
@@ -54,6 +54,15 @@ torch::Tensor tcl::lambdaRankLoss(const torch::Tensor &scores,
   torch::Tensor scoreDiff = scores.unsqueeze(2) - scores.unsqueeze(1);
   torch::Tensor pairLoss = torch::softplus(-scoreDiff) * weight * better;
   return pairLoss.sum() / scores.size(0);
+}
+
+torch::Tensor NeuralCostModel::rankingLoss(const torch::Tensor &scores,
+                                           const torch::Tensor &labels) const {
+  if (modelOptions.loss == "mse")
+    return torch::mse_loss(scores, labels);
+  return lambdaRankLoss(scores, modelOptions.gainExponent == 1
+                                    ? labels
+                                    : labels.pow(modelOptions.gainExponent));
 }
 
 static torch::Tensor maskOf(const uint8_t *lengths, size_t count,
@@ -441,12 +450,7 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
               .view({groupsPerBatch, perGroup});
       torch::Tensor labels =
           data.labels.index_select(0, index).view({groupsPerBatch, perGroup});
-      torch::Tensor loss =
-          modelOptions.loss == "mse"
-              ? torch::mse_loss(scores, labels)
-              : lambdaRankLoss(scores, modelOptions.gainExponent == 1
-                                           ? labels
-                                           : labels.pow(modelOptions.gainExponent));
+      torch::Tensor loss = rankingLoss(scores, labels);
       if (extra)
         loss = loss + extra(random);
       optimizer.zero_grad();

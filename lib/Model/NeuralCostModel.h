@@ -28,10 +28,6 @@ struct DatasetTensors {
 };
 DatasetTensors tensorsOf(const Dataset &dataset);
 
-/// LambdaRank over [groups, samples] scores and labels (higher = better).
-torch::Tensor lambdaRankLoss(const torch::Tensor &scores,
-                             const torch::Tensor &labels);
-
 class NeuralCostModel : public CostModel {
 public:
   NeuralCostModel(ModelOptions options,
@@ -55,6 +51,10 @@ private:
   /// A loss term added to every training step's ranking loss.
   using ExtraLoss = std::function<torch::Tensor(std::mt19937_64 &)>;
 
+  /// The training loss of [groups, samples] scores against their labels:
+  /// ModelOptions::loss, with its gain exponent.
+  torch::Tensor rankingLoss(const torch::Tensor &scores,
+                            const torch::Tensor &labels) const;
   /// Groups per batch and samples drawn from each for `data`.
   std::pair<unsigned, unsigned> batchShape(const Dataset &data) const;
   /// Trains for at most `epochs` epochs on `trainSet`'s ranking loss plus

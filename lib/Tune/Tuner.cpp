@@ -94,6 +94,8 @@ private:
   TargetSpec spec;
   std::optional<CpuTarget> target;
   std::string targetName;
+  /// The cost model file, or a kind to start untrained.
+  std::string modelPath;
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<TuningDatabase> db;
   std::unique_ptr<CostModel> model;
@@ -117,8 +119,7 @@ EvaluationOptions Tuner::evaluationFor(unsigned worker) const {
 }
 
 llvm::Error Tuner::loadModel() {
-  std::string path = options.model.empty() ? CostModel::defaultPath(targetName)
-                                           : options.model;
+  const std::string &path = modelPath;
   if (llvm::is_contained(costModelKinds(), path)) {
     ModelOptions modelOptions;
     modelOptions.kind = path;
@@ -147,6 +148,14 @@ llvm::Error Tuner::setUp(ModuleOp module) {
   if (!resolved)
     return resolved.takeError();
   target = *resolved;
+  // A model distilled for this target; for "host", also the one for the
+  // CPU it resolves to: on a Zen 5, x86_64:host:1t is x86_64:znver5:1t.
+  std::vector<std::string> modelTargets = {targetName};
+  if (spec.cpu == "host" && spec.features.empty())
+    modelTargets.push_back(
+        TargetSpec{target->cpu, "", spec.threads}.name());
+  modelPath = options.model.empty() ? CostModel::defaultPath(modelTargets)
+                                    : options.model;
   if (options.batchSize == 0)
     return makeError("the batch size must be at least 1");
   if (options.sampler != "rdu" && options.sampler != "topk")
@@ -576,8 +585,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
                          "already in {4}; model {5} ({6}), sampler {7}\n",
                          tasks.size(), targetName, done, options.trials,
                          options.database, model->options().kind,
-                         options.model.empty() ? CostModel::defaultPath(targetName)
-                                               : options.model,
+                         modelPath,
                          options.sampler);
   // The model first learns what a previous run measured.
   if (done > 0)

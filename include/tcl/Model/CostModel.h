@@ -85,7 +85,8 @@ struct DistillationData {
   /// Schedules of the new target, labelled or not, on which the student
   /// matches the teacher's scores and representations.
   const Dataset *transfer = nullptr;
-  /// Earlier targets' measurements (ranking loss); may be empty.
+  /// Earlier targets' measurements (ranking loss, and the teacher's scores
+  /// and representations as on the transfer set); may be empty.
   const Dataset *replay = nullptr;
 };
 
@@ -98,7 +99,7 @@ struct DistillationOptions {
   /// The student's representation against the teacher's, relative to the
   /// teacher's mean squared representation.
   double representationWeight = 0.5;
-  /// Ranking loss on the replay of earlier targets.
+  /// Ranking loss on the replay of earlier targets; 0 turns the replay off.
   double replayWeight = 1.0;
 };
 
@@ -125,9 +126,9 @@ public:
   /// Loads a model `save` wrote; errors name the file and what is wrong.
   static llvm::Expected<std::unique_ptr<CostModel>> load(llvm::StringRef path);
   /// The model the tuner uses unless told otherwise: $TCL_COST_MODEL if
-  /// set, else the model distilled for `target` shipped in data/ if there
-  /// is one (modelFileName), else the pre-trained CPU model there.
-  static std::string defaultPath(llvm::StringRef target = "");
+  /// set, else the model distilled for the first of `targets` that has one
+  /// shipped in data/ (modelFileName), else the pre-trained CPU model there.
+  static std::string defaultPath(llvm::ArrayRef<std::string> targets = {});
   /// Name of the file in data/ that holds the model for `target`:
   /// cost-model-<target with ':' as '-'>.tclm.
   static std::string modelFileName(llvm::StringRef target);

@@ -53,8 +53,9 @@ struct TuneOptions {
   unsigned batchSize = 16;
   /// The tuning database (SQLite); created if missing.
   std::string database = "tcl-tuning.db";
-  /// A cost model file; empty: CostModel::defaultPath(target), the model
-  /// distilled for the target if data/ has one. A model kind
+  /// A cost model file; empty: CostModel::defaultPath, the model distilled
+  /// for the target if data/ has one (for "host", also the one for the
+  /// CPU it resolves to). A model kind
   /// ("mamba", "xgboost", "random", ...) instead of a path starts that
   /// kind untrained.
   std::string model;
