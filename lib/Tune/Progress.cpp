@@ -60,7 +60,9 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
                       "{7,11} {8,8} {9,8}  {10}\n",
                       "kind", "task", "count", "trials", "best", "GFLOP/s",
                       "default", "oneDNN", "vs dflt", "vs dnnl", "uses");
-  double tuned = 0, defaults = 0, onednn = 0;
+  // A sum stays empty when no task has that figure (oneDNN off, say):
+  // "-", not a sum of 0 us.
+  std::optional<double> tuned, defaults, onednn;
   bool allTuned = true, allDefaults = true, allOnednn = true;
   for (const TunedTask &task : result.tasks) {
     os << llvm::formatv("{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
@@ -73,9 +75,10 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
                         speedup(task.defaultSeconds, task.bestSeconds),
                         speedup(task.onednnSeconds, task.bestSeconds),
                         task.keepsDefault() ? "default" : "tuned");
-    auto add = [&](std::optional<double> seconds, double &sum, bool &all) {
+    auto add = [&](std::optional<double> seconds, std::optional<double> &sum,
+                   bool &all) {
       if (seconds)
-        sum += task.weight * *seconds;
+        sum = sum.value_or(0) + task.weight * *seconds;
       else
         all = false;
     };
