@@ -6,6 +6,7 @@ Substitutions:
   %zoo      the zoo generated in the build tree (splat weights); %zoo/args
             holds the same models with weights as function arguments
   %python   Debian's python3, with the tcl package importable
+  %cxx      the C++ compiler tcl was built with
 """
 
 import os
@@ -32,6 +33,7 @@ config.environment["TCL_CORE_LOCK_DIR"] = os.path.join(config.test_exec_root,
                                                        "core-locks")
 
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%models", config.tcl_models_dir))
 config.substitutions.append(("%zoo", config.tcl_zoo_dir))
 config.substitutions.append(("%tcl_src_root", config.tcl_src_root))
