@@ -22,6 +22,8 @@
 #include "ModelKinds.h"
 #include "NeuralCostModel.h"
 
+#include "tcl/Model/Metrics.h"
+
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
@@ -54,21 +56,15 @@ static torch::Tensor drawGroupSamples(const Dataset &data, unsigned groups,
 /// without a labelled pair are absent.
 static llvm::StringMap<double>
 teacherReliability(const Dataset &labelled, const torch::Tensor &teacherScores) {
+  llvm::ArrayRef<float> scores(teacherScores.data_ptr<float>(),
+                               static_cast<size_t>(teacherScores.numel()));
   llvm::StringMap<double> reliability;
-  auto scores = teacherScores.accessor<float, 1>();
   for (const DatasetGroup &group : labelled.groups) {
-    int64_t agreeing = 0, pairs = 0;
-    for (size_t i = group.begin; i < group.end; ++i)
-      for (size_t j = i + 1; j < group.end; ++j) {
-        if (labelled.labels[i] == labelled.labels[j])
-          continue;
-        ++pairs;
-        agreeing += (labelled.labels[i] > labelled.labels[j]) ==
-                    (scores[i] > scores[j]);
-      }
-    if (pairs)
+    OrderedPairs counted = orderedPairs(labelled, group, scores);
+    if (counted.pairs)
       reliability[group.taskKey] = std::clamp(
-          2.0 * static_cast<double>(agreeing) / pairs - 1.0, 0.0, 1.0);
+          2.0 * static_cast<double>(counted.correct) / counted.pairs - 1.0,
+          0.0, 1.0);
   }
   return reliability;
 }

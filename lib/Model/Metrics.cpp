@@ -9,19 +9,29 @@
 
 using namespace tcl;
 
+OrderedPairs tcl::orderedPairs(const Dataset &dataset, const DatasetGroup &group,
+                               llvm::ArrayRef<float> scores) {
+  OrderedPairs counted;
+  for (size_t i = group.begin; i < group.end; ++i)
+    for (size_t j = i + 1; j < group.end; ++j) {
+      double a = dataset.seconds[i], b = dataset.seconds[j];
+      if (a == b)
+        continue;
+      ++counted.pairs;
+      // Faster (smaller latency) must score higher.
+      counted.correct += (a < b) == (scores[i] > scores[j]);
+    }
+  return counted;
+}
+
 double tcl::pairwiseAccuracy(const Dataset &dataset,
                              llvm::ArrayRef<float> scores) {
   int64_t correct = 0, pairs = 0;
-  for (const DatasetGroup &group : dataset.groups)
-    for (size_t i = group.begin; i < group.end; ++i)
-      for (size_t j = i + 1; j < group.end; ++j) {
-        double a = dataset.seconds[i], b = dataset.seconds[j];
-        if (a == b)
-          continue;
-        ++pairs;
-        // Faster (smaller latency) must score higher.
-        correct += (a < b) == (scores[i] > scores[j]);
-      }
+  for (const DatasetGroup &group : dataset.groups) {
+    OrderedPairs counted = orderedPairs(dataset, group, scores);
+    correct += counted.correct;
+    pairs += counted.pairs;
+  }
   return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 0;
 }
 

@@ -119,10 +119,9 @@ EvaluationOptions Tuner::evaluationFor(unsigned worker) const {
 }
 
 llvm::Error Tuner::loadModel() {
-  const std::string &path = modelPath;
-  if (llvm::is_contained(costModelKinds(), path)) {
+  if (llvm::is_contained(costModelKinds(), modelPath)) {
     ModelOptions modelOptions;
-    modelOptions.kind = path;
+    modelOptions.kind = modelPath;
     modelOptions.seed = options.seed;
     modelOptions.threads = std::max<unsigned>(1, allowed.size());
     auto created = CostModel::create(modelOptions);
@@ -131,7 +130,7 @@ llvm::Error Tuner::loadModel() {
     model = std::move(*created);
     return llvm::Error::success();
   }
-  auto loaded = CostModel::load(path);
+  auto loaded = CostModel::load(modelPath);
   if (!loaded)
     return loaded.takeError();
   model = std::move(*loaded);

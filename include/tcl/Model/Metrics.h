@@ -43,6 +43,15 @@ RankingMetrics evaluateRanking(const Dataset &dataset,
 /// Pairwise accuracy alone: what early stopping watches by default.
 double pairwiseAccuracy(const Dataset &dataset, llvm::ArrayRef<float> scores);
 
+/// One group's share of pairwise accuracy: its pairs of samples with
+/// different latencies, and how many of them `scores` order like the
+/// latencies (faster = higher score).
+struct OrderedPairs {
+  int64_t correct = 0, pairs = 0;
+};
+OrderedPairs orderedPairs(const Dataset &dataset, const DatasetGroup &group,
+                          llvm::ArrayRef<float> scores);
+
 /// Normalized discounted cumulative gain of the ranking `scores` give each
 /// group, averaged over groups with two or more samples: a sample at rank r
 /// (1 = highest score) gains label^gainExponent / log2(r + 1), divided by
