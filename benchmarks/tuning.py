@@ -10,8 +10,16 @@ with --trials candidates, each run in its own database:
   xgboost     Ansor's XGBoost, untrained, retrained online, top-k
   random      no model: random candidates from the same search
 
-Mamba and TenSet-MLP are pre-trained on the shipped dataset with every task
+Mamba and TenSet-MLP are pre-trained on the shipped datasets with every task
 of the benchmarked networks held out (`tcl-train --test-networks=...`).
+
+For a target that is new to tcl's models (issue 8), two more methods tune
+with Mamba models that have seen only --new-target-fraction of --target's
+records (those of the benchmarked networks held out, as always):
+
+  tcl-distilled  a teacher trained on --source-targets, distilled onto them
+                 (`tcl-train --distill`), + RDU
+  tcl-scratch    Mamba trained from scratch on them alone, + RDU
 Every run writes its rounds (`history=`) and ends with an end-to-end
 measurement of the tuned network, so the tables and curves come from the
 same runs. Runs resume: rerunning the command continues unfinished runs from
@@ -48,7 +56,10 @@ METHODS = {
     "xgboost": {"model": "xgboost", "sampler": "topk", "untrained": True},
     "random": {"model": "random", "sampler": "topk", "untrained": True,
                "update_steps": 0},
+    "tcl-distilled": {"model": "mamba", "sampler": "rdu", "transfer": "distill"},
+    "tcl-scratch": {"model": "mamba", "sampler": "rdu", "transfer": "scratch"},
 }
+DATASETS = ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz")
 
 
 def run(command, **kwargs):
@@ -56,19 +67,40 @@ def run(command, **kwargs):
     subprocess.run(command, check=True, **kwargs)
 
 
-def pretrained_model(bin_dir, work, kind, held_out):
-    """A model of `kind` trained on the shipped dataset without `held_out`."""
-    path = os.path.join(work, "models", "%s.tclm" % kind)
+def trained_model(bin_dir, work, name, arguments):
+    """models/`name`.tclm, trained by `tcl-train DATASET arguments` unless it
+    exists; DATASET holds the shipped datasets."""
+    path = os.path.join(work, "models", name + ".tclm")
     if os.path.exists(path):
         return path
     os.makedirs(os.path.dirname(path), exist_ok=True)
     db = os.path.join(work, "dataset.db")
     if not os.path.exists(db):
-        import_dataset(bin_dir, work)
-    run([os.path.join(bin_dir, "tcl-train"), db, "--model=" + kind,
-         "--test-networks=" + held_out, "-o", path, "--json=" + path + ".json"],
-        stdout=subprocess.DEVNULL)
+        import_dataset(bin_dir, work, DATASETS)
+    run([os.path.join(bin_dir, "tcl-train"), db] + arguments +
+        ["-o", path, "--json=" + path + ".json"], stdout=subprocess.DEVNULL)
     return path
+
+
+def method_model(bin_dir, work, method, args):
+    """The model file (or untrained kind) `method` tunes with."""
+    spec = METHODS[method]
+    if spec.get("untrained"):
+        return spec["model"]
+    held_out = ["--model=" + spec["model"], "--test-networks=" + args.networks]
+    transfer = spec.get("transfer")
+    if transfer is None:
+        return trained_model(bin_dir, work, spec["model"], held_out)
+    few = ["--new-target=" + args.target, "--pool-sampler=random",
+           "--pool-fraction=%g" % args.new_target_fraction]
+    if transfer == "scratch":
+        return trained_model(bin_dir, work, "%s-scratch-%g" % (spec["model"],
+                             args.new_target_fraction), held_out + few)
+    teacher = trained_model(bin_dir, work, spec["model"] + "-teacher",
+                            held_out + ["--targets=" + args.source_targets])
+    return trained_model(bin_dir, work, "%s-distilled-%g" % (spec["model"],
+                         args.new_target_fraction),
+                         held_out + few + ["--distill=" + teacher])
 
 
 def read_history(path):
@@ -116,6 +148,11 @@ def main():
     parser.add_argument("--methods", default="tcl,tenset-mlp,xgboost,random")
     parser.add_argument("--target", default="x86_64:x86-64-v3:1t")
     parser.add_argument("--trials", type=int, default=1000)
+    parser.add_argument("--source-targets", default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t",
+                        help="tcl-distilled: the targets its teacher learned")
+    parser.add_argument("--new-target-fraction", type=float, default=0.1,
+                        help="tcl-distilled, tcl-scratch: the share of --target's "
+                        "records their models learn from")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--work", default="tuning-work",
@@ -132,11 +169,7 @@ def main():
             sys.exit("unknown method '%s' (expected %s)" % (method, ", ".join(METHODS)))
     os.makedirs(args.work, exist_ok=True)
 
-    models = {}
-    for method in methods:
-        spec = METHODS[method]
-        models[method] = (spec["model"] if spec.get("untrained") else
-                          pretrained_model(bin_dir, args.work, spec["model"], args.networks))
+    models = {method: method_model(bin_dir, args.work, method, args) for method in methods}
 
     results = {}
     # Repetition by repetition, so that an interrupted benchmark already
@@ -165,6 +198,8 @@ def main():
                                  "curve": curve(rounds), "final": final}
 
     report = {"target": args.target, "trials": args.trials, "reps": args.reps,
+              "new_target_fraction": args.new_target_fraction,
+              "source_targets": args.source_targets.split(","),
               "batch": args.batch, "networks": {}}
     for network in networks:
         runs = {m: [r for r in results.values()
@@ -210,12 +245,12 @@ def main():
         print()
         print("== %s: %d trials, %d repetitions, target %s (medians)"
               % (network, args.trials, args.reps, args.target))
-        print("%-11s %13s %14s %9s %13s %9s %13s %13s %9s" % (
+        print("%-13s %13s %14s %9s %13s %9s %13s %13s %9s" % (
             "method", "final est.", "trials to MLP", "speedup", "seconds to", "speedup",
             "end to end", "default", "MLP/this"))
         fmt = lambda v, f: (f % v) if v is not None else "-"
         for row in rows:
-            print("%-11s %13s %14s %9s %13s %9s %13s %13s %9s" % (
+            print("%-13s %13s %14s %9s %13s %9s %13s %13s %9s" % (
                 row["method"], fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
                 fmt(row["trials_to_mlp_final"], "%d") + " (%d/%d)" % (row["runs_reaching"], row["runs"]),
                 fmt(row.get("trials_speedup_vs_mlp"), "%.2fx"),
@@ -228,10 +263,12 @@ def main():
     with open(args.out, "w") as f:
         json.dump(report, f, indent=1)
     print("\nwrote " + args.out)
-    plot(report, methods, args.plots or os.path.dirname(os.path.abspath(args.out)))
+    plot(report, methods, args.plots or os.path.dirname(os.path.abspath(args.out)),
+         os.path.splitext(os.path.basename(args.out))[0])
 
 
-def plot(report, methods, directory):
+def plot(report, methods, directory, stem):
+    """One PNG per network, named after the JSON report (`stem`_network.png)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -243,7 +280,7 @@ def plot(report, methods, directory):
         figure, axes = plt.subplots(1, 2, figsize=(11, 4))
         for method in methods:
             curves = [c for name, c in data["curves"].items()
-                      if name.startswith("%s-%s-" % (network, method)) and c]
+                      if name.rsplit("-", 1)[0] == "%s-%s" % (network, method) and c]
             for index, (axis, xlabel) in enumerate(zip(axes, ["trials", "wall time (s)"])):
                 for rep, points in enumerate(curves):
                     axis.plot([p[index] for p in points], [p[2] * 1e3 for p in points],
@@ -255,7 +292,7 @@ def plot(report, methods, directory):
         figure.suptitle("%s, target %s: best estimated network time while tuning"
                         % (network, report["target"]))
         figure.tight_layout()
-        path = os.path.join(directory, "tuning_%s.png" % network)
+        path = os.path.join(directory, "%s_%s.png" % (stem, network))
         figure.savefig(path, dpi=110)
         print("wrote " + path)
 

@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace tcl;
@@ -30,7 +31,8 @@ protected:
     key = tasks.tasks[0].key;
     auto target = CpuTarget::resolve("x86-64-v3", "", 1);
     ASSERT_TRUE(static_cast<bool>(target));
-    auto created = TaskFeaturizer::create(*context, kMatmul, key, *target);
+    auto created =
+        TaskFeaturizer::create(*context, kMatmul, key, *target, "znver3");
     ASSERT_TRUE(static_cast<bool>(created)) << llvm::toString(created.takeError());
     featurizer = std::move(*created);
   }
@@ -140,12 +142,12 @@ TEST_F(FeaturizerTest, SchedulesOutsideTheSpaceAreErrors) {
 TEST_F(FeaturizerTest, HardwareTokenDistinguishesTargets) {
   auto v2 = CpuTarget::resolve("x86-64-v2", "", 1);
   ASSERT_TRUE(static_cast<bool>(v2));
-  auto other = TaskFeaturizer::create(*context, kMatmul, key, *v2);
+  auto other = TaskFeaturizer::create(*context, kMatmul, key, *v2, "znver3");
   ASSERT_TRUE(static_cast<bool>(other));
   TokenSequence avx2 = featurize(kPlain);
   const float *hardware = avx2.values + kFeatureSize + token::kNumeric;
   EXPECT_FLOAT_EQ(hardware[0], 256.0f / 512.0f);
-  EXPECT_EQ(hardware[7], 1.0f); // FMA
+  EXPECT_EQ(hardware[6], 1.0f); // FMA
   // SSE: 4 lanes, so the register tile options differ; any legal schedule
   // shows the narrower vectors.
   std::string sse = "cache_m=64,cache_n=128,cache_k=256,order=0,reg_m=6,"
@@ -153,5 +155,35 @@ TEST_F(FeaturizerTest, HardwareTokenDistinguishesTargets) {
   TokenSequence narrow;
   ASSERT_FALSE(static_cast<bool>((*other)->featurize(schedule(sse), narrow)));
   EXPECT_FLOAT_EQ(narrow.values[kFeatureSize + token::kNumeric + 0], 128.0f / 512.0f);
-  EXPECT_EQ(narrow.values[kFeatureSize + token::kNumeric + 7], 0.0f);
+  EXPECT_EQ(narrow.values[kFeatureSize + token::kNumeric + 6], 0.0f);
+}
+
+TEST_F(FeaturizerTest, HardwareTokenDescribesTheMachinesCaches) {
+  // The same target on a Zen 5 (48 KiB L1, 1 MiB L2) and on a CPU the table
+  // does not list (typical 32 KiB / 512 KiB): the caches come from the CPU
+  // named, never from the machine that featurizes.
+  auto v3 = CpuTarget::resolve("x86-64-v3", "", 1);
+  ASSERT_TRUE(static_cast<bool>(v3));
+  auto zen5 = TaskFeaturizer::create(*context, kMatmul, key, *v3, "znver5");
+  auto unknown = TaskFeaturizer::create(*context, kMatmul, key, *v3, "some-cpu");
+  ASSERT_TRUE(zen5 && unknown);
+  TokenSequence onZen5, onUnknown;
+  ASSERT_FALSE(static_cast<bool>((*zen5)->featurize(schedule(kPlain), onZen5)));
+  ASSERT_FALSE(
+      static_cast<bool>((*unknown)->featurize(schedule(kPlain), onUnknown)));
+  const float *zen5Hardware = onZen5.values + kFeatureSize + token::kNumeric;
+  const float *typical = onUnknown.values + kFeatureSize + token::kNumeric;
+  EXPECT_FLOAT_EQ(zen5Hardware[2], std::log2(48.0f * 1024) / 24);
+  EXPECT_FLOAT_EQ(zen5Hardware[3], std::log2(1024.0f * 1024) / 24);
+  EXPECT_FLOAT_EQ(typical[2], std::log2(32.0f * 1024) / 24);
+  EXPECT_FLOAT_EQ(typical[3], std::log2(512.0f * 1024) / 24);
+  // One thread: the cores the code runs on, whatever the machine has.
+  EXPECT_FLOAT_EQ(zen5Hardware[5], 1.0f / 6);
+  // Footprints are measured against the caches too: the L1 ratio of some
+  // step token differs.
+  bool footprintDiffers = false;
+  for (unsigned t = 2; t < onZen5.length; ++t)
+    footprintDiffers |= onZen5.values[t * kFeatureSize + token::kNumeric + 3] !=
+                        onUnknown.values[t * kFeatureSize + token::kNumeric + 3];
+  EXPECT_TRUE(footprintDiffers);
 }

@@ -4,61 +4,41 @@
 
 #include "tcl/Target/CpuTarget.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
-
-#include <thread>
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace tcl;
 
-/// A sysfs cache size such as "32K" or "32768K", in bytes; 0 if unreadable.
-static int64_t readCacheBytes(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return 0;
-  llvm::StringRef text = (*buffer)->getBuffer().trim();
-  int64_t scale = 1;
-  if (text.consume_back("K"))
-    scale = 1 << 10;
-  else if (text.consume_back("M"))
-    scale = 1 << 20;
-  int64_t value = 0;
-  if (text.getAsInteger(10, value))
-    return 0;
-  return value * scale;
+static constexpr int64_t KiB = 1 << 10;
+static constexpr int64_t MiB = 1 << 20;
+
+CpuCaches CpuCaches::forCpu(llvm::StringRef cpu) {
+  // Vendor figures. Intel's L3 depends on the SKU; these are the common
+  // server parts'. Extend the table when measuring on a new CPU.
+  return llvm::StringSwitch<CpuCaches>(cpu)
+      .Case("znver1", {32 * KiB, 512 * KiB, 8 * MiB})
+      .Case("znver2", {32 * KiB, 512 * KiB, 16 * MiB})
+      .Case("znver3", {32 * KiB, 512 * KiB, 32 * MiB})
+      .Case("znver4", {32 * KiB, 1 * MiB, 32 * MiB})
+      .Case("znver5", {48 * KiB, 1 * MiB, 32 * MiB})
+      .Cases({"haswell", "broadwell", "skylake"}, {32 * KiB, 256 * KiB, 8 * MiB})
+      .Cases({"skylake-avx512", "cascadelake", "cooperlake"},
+             {32 * KiB, 1 * MiB, 32 * MiB})
+      .Case("icelake-server", {48 * KiB, 1280 * KiB, 48 * MiB})
+      .Cases({"sapphirerapids", "emeraldrapids", "graniterapids"},
+             {48 * KiB, 2 * MiB, 96 * MiB})
+      .Default(CpuCaches());
 }
 
-static std::string readLine(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
-}
-
-HardwareDescription HardwareDescription::forCpu(const CpuTarget &target) {
+HardwareDescription HardwareDescription::forCpu(const CpuTarget &target,
+                                                llvm::StringRef machineCpu) {
   HardwareDescription hardware;
   hardware.vectorBits = target.vectorBits();
   hardware.vectorRegisters = target.vectorRegisters();
   hardware.threads = target.threads;
   hardware.hasFma = target.hasFeature("fma");
-  hardware.cores = std::max(1u, std::thread::hardware_concurrency());
-  // The caches are the machine's, whatever ISA subset the target uses.
-  for (unsigned index = 0; index < 8; ++index) {
-    std::string dir =
-        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
-    std::string type = readLine(dir + "/type");
-    if (type.empty())
-      break;
-    if (type == "Instruction")
-      continue;
-    int64_t bytes = readCacheBytes(dir + "/size");
-    if (bytes <= 0)
-      continue;
-    std::string level = readLine(dir + "/level");
-    if (level == "1")
-      hardware.l1Bytes = bytes;
-    else if (level == "2")
-      hardware.l2Bytes = bytes;
-    else if (level == "3")
-      hardware.l3Bytes = bytes;
-  }
+  CpuCaches caches = CpuCaches::forCpu(machineCpu);
+  hardware.l1Bytes = caches.l1Bytes;
+  hardware.l2Bytes = caches.l2Bytes;
+  hardware.l3Bytes = caches.l3Bytes;
   return hardware;
 }

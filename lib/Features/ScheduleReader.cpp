@@ -238,13 +238,12 @@ ScheduleFeaturizer::create(linalg::LinalgOp anchor, const Task &task,
   numeric[2] = log2Scaled(hardware.l1Bytes, 24);
   numeric[3] = log2Scaled(hardware.l2Bytes, 24);
   numeric[4] = log2Scaled(hardware.l3Bytes, 28);
-  numeric[5] = log2Scaled(hardware.cores + 1, 8);
-  numeric[6] = log2Scaled(hardware.threads + 1, 6);
-  numeric[7] = hardware.hasFma ? 1 : 0;
-  numeric[8] = hardware.isGpu ? 1 : 0;
-  numeric[9] = log2Scaled(hardware.multiprocessors + 1, 8);
-  numeric[10] = log2Scaled(hardware.sharedMemoryBytes + 1, 24);
-  numeric[11] = featurizer.lanes / 16.0f;
+  numeric[5] = log2Scaled(hardware.threads + 1, 6);
+  numeric[6] = hardware.hasFma ? 1 : 0;
+  numeric[7] = hardware.isGpu ? 1 : 0;
+  numeric[8] = log2Scaled(hardware.multiprocessors + 1, 8);
+  numeric[9] = log2Scaled(hardware.sharedMemoryBytes + 1, 24);
+  numeric[10] = featurizer.lanes / 16.0f;
 
   featurizer.prefix = std::move(taskToken);
   featurizer.prefix.insert(featurizer.prefix.end(), hardwareToken.begin(),

@@ -19,7 +19,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 llvm::Expected<std::unique_ptr<TaskFeaturizer>>
 TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
-                       llvm::StringRef key, const CpuTarget &target) {
+                       llvm::StringRef key, const CpuTarget &target,
+                       llvm::StringRef machineCpu) {
   // Diagnostics become the error's text instead of going to stderr.
   std::string diagnostics;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
@@ -54,7 +55,7 @@ TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
   if (failed(space))
     return makeError("task " + key + ": cannot read its space" + diagnostics);
   FailureOr<ScheduleFeaturizer> featurizer = ScheduleFeaturizer::create(
-      anchor, *task, sequence, *space, HardwareDescription::forCpu(target));
+      anchor, *task, sequence, *space, HardwareDescription::forCpu(target, machineCpu));
   if (failed(featurizer))
     return makeError("task " + key + ": cannot featurize its template" +
                      diagnostics);

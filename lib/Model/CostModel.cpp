@@ -87,6 +87,7 @@ static json::Object optionsToJson(const ModelOptions &options,
       {"patience", options.patience},  {"early_stopping", options.earlyStopping},
       {"seed", static_cast<int64_t>(options.seed)},
       {"feature_size", static_cast<int64_t>(kFeatureSize)},
+      {"feature_version", static_cast<int64_t>(kFeatureVersion)},
       {"max_tokens", static_cast<int64_t>(kMaxTokens)},
       {"targets", std::move(targetList)}};
 }
@@ -208,6 +209,13 @@ CostModel::load(llvm::StringRef path) {
                      std::to_string(object->getInteger("feature_size").value_or(0)) +
                      " features per token, this tcl makes " +
                      std::to_string(kFeatureSize) + "; retrain it");
+  // Files from before the version was recorded have version 1's layout.
+  int64_t featureVersion = object->getInteger("feature_version").value_or(1);
+  if (featureVersion != kFeatureVersion)
+    return makeError("'" + path + "' was trained on version " +
+                     std::to_string(featureVersion) +
+                     " of the features, this tcl makes version " +
+                     std::to_string(kFeatureVersion) + "; retrain it");
   ModelOptions options;
   options.kind = object->getString("kind").value_or("").str();
   options.dModel = object->getInteger("d_model").value_or(0);

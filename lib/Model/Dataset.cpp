@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <random>
+#include <tuple>
 
 using namespace tcl;
 
@@ -142,10 +143,12 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
   for (const TaskRow &task : *tasks)
     taskByKey[task.key] = &task;
 
-  // Valid records by (task, target), in database order.
-  std::map<std::pair<std::string, std::string>, std::vector<const RecordRow *>>
-      byGroup;
-  std::vector<std::pair<std::string, std::string>> groupOrder;
+  // Valid records by (task, target, the machine's CPU), in database order:
+  // latencies compare only on one machine, and the CPU's caches are part of
+  // the features.
+  using GroupKey = std::tuple<std::string, std::string, std::string>;
+  std::map<GroupKey, std::vector<const RecordRow *>> byGroup;
+  std::vector<GroupKey> groupOrder;
   for (const RecordRow &record : *records) {
     if (record.status != "ok" || record.scalarFallback || !record.medianSeconds ||
         *record.medianSeconds <= 0)
@@ -153,7 +156,7 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
     if (!options.targets.empty() &&
         !llvm::is_contained(options.targets, record.target))
       continue;
-    auto key = std::make_pair(record.taskKey, record.target);
+    GroupKey key(record.taskKey, record.target, record.machine.hostCpu);
     auto [it, inserted] = byGroup.try_emplace(key);
     if (inserted)
       groupOrder.push_back(key);
@@ -172,26 +175,28 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
     const std::vector<const RecordRow *> &rows = byGroup[key];
     if (rows.size() < options.minRecordsPerGroup)
       continue;
-    const TaskRow *task = taskByKey[key.first];
+    const auto &[taskKey, targetName, machineCpu] = key;
+    const TaskRow *task = taskByKey[taskKey];
     if (!task)
-      return makeError("record of unknown task " + key.first);
-    llvm::Expected<TargetSpec> spec = TargetSpec::parse(key.second);
+      return makeError("record of unknown task " + taskKey);
+    llvm::Expected<TargetSpec> spec = TargetSpec::parse(targetName);
     if (!spec)
       return spec.takeError();
     llvm::Expected<CpuTarget> target = spec->resolve();
     if (!target)
       return target.takeError();
     auto featurizer =
-        TaskFeaturizer::create(*context, task->payload, task->key, *target);
+        TaskFeaturizer::create(*context, task->payload, task->key, *target,
+                               machineCpu);
     if (!featurizer)
       return featurizer.takeError();
-    if (!llvm::is_contained(dataset.targets, key.second))
-      dataset.targets.push_back(key.second);
+    if (!llvm::is_contained(dataset.targets, targetName))
+      dataset.targets.push_back(targetName);
 
     DatasetGroup group;
     group.taskKey = task->key;
     group.kind = task->kind;
-    group.target = key.second;
+    group.target = targetName;
     group.flops = task->flops;
     group.networks = task->networks;
     group.begin = sequences.size();
@@ -201,7 +206,7 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
       sequences.emplace_back();
       if (llvm::Error error =
               (*featurizer)->featurize(row->assignment, sequences.back()))
-        return makeError("task " + task->key + " on " + key.second + ": " +
+        return makeError("task " + task->key + " on " + targetName + ": " +
                          llvm::toString(std::move(error)));
       dataset.length = std::max(dataset.length, sequences.back().length);
       seconds.push_back(*row->medianSeconds);

@@ -185,7 +185,8 @@ llvm::Error Tuner::setUp(ModuleOp module) {
   context = createContext();
   for (const OutlinedTask &outlined : list.tasks()) {
     auto featurizer =
-        TaskFeaturizer::create(*context, outlined.payload, outlined.key, *target);
+        TaskFeaturizer::create(*context, outlined.payload, outlined.key,
+                               *target, machine.hostCpu);
     if (!featurizer)
       return featurizer.takeError();
     double weight = outlined.occurrencesByNetwork.at(options.network);

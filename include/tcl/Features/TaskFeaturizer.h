@@ -24,10 +24,13 @@ struct CpuTarget;
 class TaskFeaturizer {
 public:
   /// Parses `payload` (a task module) in `context`, builds the space of its
-  /// task `key` for `target` and reads the template. Errors name the task.
+  /// task `key` for `target` and reads the template. `machineCpu` is LLVM's
+  /// name for the CPU the schedules run on (MachineInfo::hostCpu): the
+  /// caches the hardware token describes. Errors name the task.
   static llvm::Expected<std::unique_ptr<TaskFeaturizer>>
   create(mlir::MLIRContext &context, llvm::StringRef payload,
-         llvm::StringRef key, const CpuTarget &target);
+         llvm::StringRef key, const CpuTarget &target,
+         llvm::StringRef machineCpu);
 
   const Space &space() const { return taskSpace; }
   const ScheduleFeaturizer &featurizer() const { return scheduleFeaturizer; }

@@ -52,6 +52,11 @@ constexpr size_t kNumericSize = 14;
 } // namespace token
 
 constexpr size_t kFeatureSize = token::kNumeric + token::kNumericSize;
+/// What the numbers of a token mean. Model files record it, and a model
+/// trained on another version is refused: its inputs would keep their size
+/// and change their meaning. Bump it with every change to docs/features.md's
+/// layout or scaling.
+constexpr unsigned kFeatureVersion = 2;
 /// Longest sequence: later steps are dropped (no tcl template comes close).
 constexpr unsigned kMaxTokens = 16;
 

@@ -1,8 +1,8 @@
 //===- Dataset.h - Featurized measurements for cost models ------*- C++ -*-===//
 //
 // A cost model learns from the tuning database: every valid record becomes
-// a token sequence and a label. Records are grouped by (task, target),
-// because latencies are only comparable within a group: the label is the
+// a token sequence and a label. Records are grouped by (task, target, the
+// machine's CPU), because latencies are only comparable within a group: the label is the
 // group's normalized throughput, best latency / latency, in (0, 1] (TenSet's
 // choice), so that groups of very different sizes weigh the same.
 //
@@ -39,7 +39,7 @@ struct SequenceBatch {
   llvm::StringRef target;
 };
 
-/// The schedules of one task measured on one target.
+/// The schedules of one task measured on one target, on machines of one CPU.
 struct DatasetGroup {
   std::string taskKey, kind, target;
   double flops = 0;
