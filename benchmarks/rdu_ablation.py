@@ -9,8 +9,14 @@ embedding of a model trained on what is chosen so far), and (3) on the same
 fraction chosen at random. Reported: PCA and top-1 on the held-out networks,
 and the ratio of each to the full-pool model's. Prints a table, writes JSON.
 
+With --new-target, the pool is that target's records and the three models
+are trained as tcl meets a new target: distilled (`tcl-train --distill`)
+from a teacher trained on --source-targets, which never sees the held-out
+networks either. The database then needs both shipped datasets (the default
+imports them).
+
     benchmarks/rdu_ablation.py [--build build] [--model mamba] [--fraction 0.1]
-        [--seeds 1] [--out rdu_ablation.json]
+        [--seeds 1] [--new-target x86_64:x86-64-v2:1t] [--out rdu_ablation.json]
 """
 
 import argparse
@@ -40,15 +46,33 @@ def main():
     parser.add_argument("--out", default="rdu_ablation.json")
     parser.add_argument("--full", help="JSON of an earlier run: reuse its full-pool "
                                        "models instead of training them again")
+    parser.add_argument("--new-target", help="the pool is this target's records, learned "
+                        "by distillation from a teacher of --source-targets")
+    parser.add_argument("--source-targets", default="x86_64:x86-64-v3:1t",
+                        help="--new-target: the targets the teacher learned")
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
 
     runs, reused = [], []
     if args.full:
         with open(args.full) as f:
-            reused = [run for run in json.load(f)["runs"] if run["pool_sampler"] == "none"]
+            previous = json.load(f)
+        if previous.get("new_target") != args.new_target:
+            sys.exit("--full: that run learned another target")
+        reused = [run for run in previous["runs"] if run["pool_sampler"] == "none"]
     with tempfile.TemporaryDirectory() as work:
-        db = args.db or import_dataset(bin_dir, work)
+        db = args.db or import_dataset(
+            bin_dir, work, ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz")
+            if args.new_target else ("cpu-dataset.jsonl.xz",))
+        transfer = []
+        if args.new_target:
+            teacher = os.path.join(work, "teacher.tclm")
+            command = [os.path.join(bin_dir, "tcl-train"), db, "--model=" + args.model,
+                       "--test-networks=" + args.test_networks,
+                       "--targets=" + args.source_targets, "-o", teacher]
+            print("running: " + " ".join(command[1:]), flush=True)
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            transfer = ["--new-target=" + args.new_target, "--distill=" + teacher]
         for seed in range(args.seeds):
             for sampler in ["none", "rdu", "random"]:
                 earlier = [run for run in reused if run["pool_sampler"] == sampler
@@ -61,7 +85,7 @@ def main():
                            "--test-networks=" + args.test_networks, "--seed=%d" % seed,
                            "--pool-sampler=" + sampler,
                            "--pool-fraction=%g" % args.fraction,
-                           "--pool-rounds=%d" % args.rounds, "--json=" + out]
+                           "--pool-rounds=%d" % args.rounds, "--json=" + out] + transfer
                 print("running: " + " ".join(command[1:]), flush=True)
                 subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
                 with open(out) as f:
@@ -85,7 +109,10 @@ def main():
         row["top1_vs_full"] = row["top1"] / full["top1"]
 
     print()
-    print("%s, held out %s, %d seed(s) (medians)" % (args.model, args.test_networks, args.seeds))
+    print("%s, held out %s, %d seed(s) (medians)%s" % (
+        args.model, args.test_networks, args.seeds,
+        ", distilled onto %s from %s" % (args.new_target, args.source_targets)
+        if args.new_target else ""))
     print("%-14s %14s %8s %11s %8s %11s" % ("trained on", "records", "PCA", "PCA/full",
                                             "top-1", "top-1/full"))
     for row in rows:
@@ -94,7 +121,10 @@ def main():
             row["top1"], 100 * row["top1_vs_full"]))
     with open(args.out, "w") as f:
         json.dump({"model": args.model, "test_networks": args.test_networks,
-                   "fraction": args.fraction, "rounds": args.rounds, "rows": rows,
+                   "fraction": args.fraction, "rounds": args.rounds,
+                   "new_target": args.new_target,
+                   "source_targets": args.source_targets if args.new_target else None,
+                   "rows": rows,
                    "runs": runs}, f, indent=1)
     print("wrote " + args.out)
 
