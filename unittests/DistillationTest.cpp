@@ -116,6 +116,20 @@ TEST(Distillation, DoesNotFollowATeacherWhereItIsWrong) {
   EXPECT_GT(accuracy(*student, reversed), 0.8);
 }
 
+TEST(Distillation, AWarmStartedModelTrainsAtLeastHalfItsEpochs) {
+  // A model that already ranks its data stops improving at once; started
+  // from scratch, patience 1 would end it after an epoch or two.
+  Dataset old = makeDataset("old", 1);
+  std::unique_ptr<CostModel> model = trained(smallMamba(), old);
+  ModelOptions impatient = smallMamba();
+  impatient.epochs = 20;
+  impatient.patience = 1;
+  ASSERT_FALSE(static_cast<bool>(model->setTrainingOptions(impatient)));
+  auto report = model->train(old, old);
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+  EXPECT_GE(report->epochs, 10u);
+}
+
 TEST(Distillation, NeedsTheTeachersNetwork) {
   Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
   std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
