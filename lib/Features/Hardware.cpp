@@ -36,9 +36,6 @@ HardwareDescription HardwareDescription::forCpu(const CpuTarget &target,
   hardware.vectorRegisters = target.vectorRegisters();
   hardware.threads = target.threads;
   hardware.hasFma = target.hasFeature("fma");
-  CpuCaches caches = CpuCaches::forCpu(machineCpu);
-  hardware.l1Bytes = caches.l1Bytes;
-  hardware.l2Bytes = caches.l2Bytes;
-  hardware.l3Bytes = caches.l3Bytes;
+  hardware.caches = CpuCaches::forCpu(machineCpu);
   return hardware;
 }

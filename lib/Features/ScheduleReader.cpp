@@ -235,9 +235,9 @@ ScheduleFeaturizer::create(linalg::LinalgOp anchor, const Task &task,
   numeric = hardwareToken.data() + token::kNumeric;
   numeric[0] = hardware.vectorBits / 512.0f;
   numeric[1] = hardware.vectorRegisters / 32.0f;
-  numeric[2] = log2Scaled(hardware.l1Bytes, 24);
-  numeric[3] = log2Scaled(hardware.l2Bytes, 24);
-  numeric[4] = log2Scaled(hardware.l3Bytes, 28);
+  numeric[2] = log2Scaled(hardware.caches.l1Bytes, 24);
+  numeric[3] = log2Scaled(hardware.caches.l2Bytes, 24);
+  numeric[4] = log2Scaled(hardware.caches.l3Bytes, 28);
   numeric[5] = log2Scaled(hardware.threads + 1, 6);
   numeric[6] = hardware.hasFma ? 1 : 0;
   numeric[7] = hardware.isGpu ? 1 : 0;

@@ -197,9 +197,9 @@ private:
     numeric[0] = level / 4.0f;
     numeric[1] = log2Scaled(bytes, 32);
     numeric[2] = logRatio(bytes, f.hardware.registerFileBytes());
-    numeric[3] = logRatio(bytes, f.hardware.l1Bytes);
-    numeric[4] = logRatio(bytes, f.hardware.l2Bytes);
-    numeric[5] = logRatio(bytes, f.hardware.l3Bytes);
+    numeric[3] = logRatio(bytes, f.hardware.caches.l1Bytes);
+    numeric[4] = logRatio(bytes, f.hardware.caches.l2Bytes);
+    numeric[5] = logRatio(bytes, f.hardware.caches.l3Bytes);
     numeric[6] = log2Scaled(iterations, 24);
     numeric[7] = remainderFraction;
     numeric[8] = std::min(16.0f, static_cast<float>(innermostOutputExtent(tileExtents)) /

@@ -36,9 +36,7 @@ struct CpuCaches {
 struct HardwareDescription {
   unsigned vectorBits = 128;
   unsigned vectorRegisters = 16;
-  int64_t l1Bytes = 32 << 10;
-  int64_t l2Bytes = 512 << 10;
-  int64_t l3Bytes = 32 << 20;
+  CpuCaches caches;
   /// Threads the target's code runs on: the cores it can use.
   unsigned threads = 1;
   bool hasFma = false;

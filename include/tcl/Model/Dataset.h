@@ -2,9 +2,10 @@
 //
 // A cost model learns from the tuning database: every valid record becomes
 // a token sequence and a label. Records are grouped by (task, target, the
-// machine's CPU), because latencies are only comparable within a group: the label is the
-// group's normalized throughput, best latency / latency, in (0, 1] (TenSet's
-// choice), so that groups of very different sizes weigh the same.
+// machine's CPU), because latencies are only comparable within a group: the
+// label is the group's normalized throughput, best latency / latency, in
+// (0, 1] (TenSet's choice), so that groups of very different sizes weigh the
+// same.
 //
 //===----------------------------------------------------------------------===//
 
