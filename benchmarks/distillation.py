@@ -20,16 +20,25 @@ models at --chain-fraction carry on to the next target, so after the whole
 sequence the distilled and fine-tuned chains are evaluated again on every
 earlier target: how much they forgot. Prints tables, writes JSON and PNG.
 
+With several --seeds the whole sequence runs once per seed (another draw of
+each fraction's records and another initialization), in its own directory
+under --work; the tables and the checks are on the medians over seeds, and
+every seed's numbers are kept in the JSON. --methods runs a subset of the
+comparators; distill always runs, since the checks are about it.
+
     benchmarks/distillation.py [--build build] [--db DB]
         [--sequence x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t]
-        [--fractions 0.01,0.05,0.1,1] [--chain-fraction 0.1]
+        [--fractions 0.01,0.05,0.1,1] [--chain-fraction 0.1] [--seeds 0]
+        [--methods distill,fine-tune,scratch,multi-task]
         [--test-networks resnet50,bert_base] [--work distill-work]
         [--out docs/results/distillation.json]
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -60,22 +69,32 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--db", help="a tuning database (default: the shipped datasets, "
-                        "Zen 3's AVX2 and SSE4.2 targets and Zen 5's AVX-512 one)")
+                                     "imported into --work)")
     parser.add_argument("--sequence",
                         default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t")
     parser.add_argument("--fractions", default="0.01,0.05,0.1,1")
     parser.add_argument("--chain-fraction", type=float, default=0.1)
+    parser.add_argument("--methods", default=",".join(METHODS),
+                        help="the comparators to run beside distill")
     parser.add_argument("--test-networks", default="resnet50,bert_base")
     parser.add_argument("--model", default="mamba")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", default="0", help="comma-separated seeds")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="seeds run at once, each with --threads threads")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--work", default="distill-work",
-                        help="models, logs and reports (kept: a rerun skips what is done)")
+                        help="scratch directory; finished trainings are reused on a rerun")
     parser.add_argument("--out", default="distillation.json")
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
     sequence = args.sequence.split(",")
     fractions = [float(f) for f in args.fractions.split(",")]
+    methods = [m for m in METHODS if m == "distill" or m in args.methods.split(",")]
+    unknown = set(args.methods.split(",")) - set(METHODS)
+    if unknown:
+        sys.exit("--methods: unknown %s (known: %s)" % (", ".join(sorted(unknown)),
+                                                        ", ".join(METHODS)))
+    seeds = [int(seed) for seed in args.seeds.split(",")]
     if len(sequence) < 2:
         sys.exit("--sequence needs at least two targets")
     if args.chain_fraction not in fractions:
@@ -85,30 +104,48 @@ def main():
     if not args.db and not os.path.exists(db):
         import_dataset(bin_dir, args.work,
                        ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz"))
-    common = ["--model=" + args.model, "--test-networks=" + args.test_networks,
-              "--seed=%d" % args.seed, "--num-threads=%d" % args.threads]
-    model = lambda name: os.path.join(args.work, name + ".tclm")
 
-    first = train(bin_dir, db, args.work, "t0-scratch",
+    def one_seed(seed):
+        work = os.path.join(args.work, "seed-%d" % seed)
+        os.makedirs(work, exist_ok=True)
+        return run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        per_seed = list(pool.map(one_seed, seeds))
+    report = median_report(per_seed)
+    print_tables(report)
+    checks(report)
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=1)
+    print("\nwrote " + args.out)
+    plot(report, os.path.dirname(os.path.abspath(args.out)))
+
+
+def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
+    """The whole sequence with one seed; its report."""
+    common = ["--model=" + args.model, "--test-networks=" + args.test_networks,
+              "--seed=%d" % seed, "--num-threads=%d" % args.threads]
+    model = lambda name: os.path.join(work, name + ".tclm")
+
+    first = train(bin_dir, db, work, "t0-scratch",
                   common + ["--targets=" + sequence[0], "-o", model("t0-scratch")])
-    report = {"sequence": sequence, "fractions": fractions, "model": args.model,
-              "test_networks": args.test_networks.split(","), "seed": args.seed,
-              "chain_fraction": args.chain_fraction,
+    report = {"sequence": sequence, "fractions": fractions, "methods": methods,
+              "model": args.model, "test_networks": args.test_networks.split(","),
+              "seed": seed, "chain_fraction": args.chain_fraction,
               "first": {"target": sequence[0], "pca": first["pca"], "top1": first["top1"],
                         "parameters": first["parameters"]},
               "transfers": [], "forgetting": []}
     # The model each chain carries to the next target.
-    chain = {"distill": model("t0-scratch"), "fine-tune": model("t0-scratch")}
+    chain = {m: model("t0-scratch") for m in ("distill", "fine-tune") if m in methods}
     # Per target, the PCA each chain had when it had just learned it.
-    learned = {"distill": {sequence[0]: first["pca"]},
-               "fine-tune": {sequence[0]: first["pca"]}}
+    learned = {m: {sequence[0]: first["pca"]} for m in chain}
     for step, target in enumerate(sequence[1:], start=1):
         transfer = {"from": sequence[step - 1], "to": target, "rows": []}
         for fraction in fractions:
             pool = [] if fraction >= 1 else ["--pool-sampler=random",
                                              "--pool-fraction=%g" % fraction]
             new = ["--new-target=" + target]
-            for method in METHODS:
+            for method in methods:
                 name = "t%d-%s-%g" % (step, method, fraction)
                 if method == "distill":
                     extra = ["--distill=" + chain["distill"], "-o", model(name)]
@@ -118,7 +155,7 @@ def main():
                     extra = []
                 else:
                     extra = ["--multi-task", "--targets=" + ",".join(sequence[:step + 1])]
-                result = train(bin_dir, db, args.work, name, common + new + pool + extra)
+                result = train(bin_dir, db, work, name, common + new + pool + extra)
                 transfer["rows"].append({"method": method, "fraction": fraction,
                                          "pca": result["pca"], "top1": result["top1"],
                                          "top5": result["top5"],
@@ -135,23 +172,46 @@ def main():
     # Forgetting: the chains' final models on every earlier target.
     for method in chain:
         for target in sequence[:-1]:
-            result = train(bin_dir, db, args.work, "final-%s-on-%s" % (method, target.replace(":", "-")),
+            result = train(bin_dir, db, work,
+                           "final-%s-on-%s" % (method, target.replace(":", "-")),
                            common + ["--evaluate=" + chain[method], "--targets=" + target])
             report["forgetting"].append({"method": method, "target": target,
                                          "pca_when_learned": learned[method][target],
                                          "pca_after_sequence": result["pca"],
                                          "top1_after_sequence": result["top1"]})
+    return report
 
-    print_tables(report)
-    checks(report)
-    with open(args.out, "w") as f:
-        json.dump(report, f, indent=1)
-    print("\nwrote " + args.out)
-    plot(report, os.path.dirname(os.path.abspath(args.out)))
+
+def median_report(per_seed):
+    """One report whose numbers are the medians over seeds; each number's
+    per-seed values are kept beside it (`pca_per_seed`, ...)."""
+    def merge(rows, keys):
+        merged = dict(rows[0])
+        for key in keys:
+            values = [row[key] for row in rows]
+            merged[key] = statistics.median(values)
+            merged[key + "_per_seed"] = values
+        return merged
+
+    report = dict(per_seed[0])
+    report["seeds"] = [r["seed"] for r in per_seed]
+    del report["seed"]
+    report["first"] = merge([r["first"] for r in per_seed], ["pca", "top1"])
+    report["transfers"] = [
+        dict(transfer, rows=[merge([r["transfers"][t]["rows"][i] for r in per_seed],
+                                   ["pca", "top1", "top5", "train_seconds"])
+                             for i in range(len(transfer["rows"]))])
+        for t, transfer in enumerate(per_seed[0]["transfers"])]
+    report["forgetting"] = [
+        merge([r["forgetting"][i] for r in per_seed],
+              ["pca_when_learned", "pca_after_sequence", "top1_after_sequence"])
+        for i in range(len(per_seed[0]["forgetting"]))]
+    return report
 
 
 def print_tables(report):
-    print("\nfirst target %s from scratch: PCA %.4f, top-1 %.4f, %d parameters"
+    print("\nmedians over seeds %s" % ", ".join(map(str, report["seeds"])))
+    print("first target %s from scratch: PCA %.4f, top-1 %.4f, %d parameters"
           % (report["first"]["target"], report["first"]["pca"], report["first"]["top1"],
              report["first"]["parameters"]))
     for transfer in report["transfers"]:
@@ -159,7 +219,7 @@ def print_tables(report):
               % (transfer["from"], transfer["to"], transfer["to"]))
         print("%-11s %11s" % ("method", "parameters") +
               "".join("%17s" % ("%g%%" % (100 * f)) for f in report["fractions"]))
-        for method in METHODS:
+        for method in report["methods"]:
             rows = {r["fraction"]: r for r in transfer["rows"] if r["method"] == method}
             print("%-11s %11d" % (method, rows[report["fractions"][0]]["parameters"]) +
                   "".join("%17s" % ("%.4f / %.4f" % (rows[f]["pca"], rows[f]["top1"]))
@@ -179,11 +239,14 @@ def checks(report):
     for transfer in report["transfers"]:
         row = lambda method, fraction: next(
             r for r in transfer["rows"] if r["method"] == method and r["fraction"] == fraction)
-        if 1.0 in report["fractions"]:
+        if 1.0 in report["fractions"] and "scratch" in report["methods"]:
             distilled, scratch = row("distill", chain), row("scratch", 1.0)
             print("%s -> %s: distilled top-1 at %g%% %.4f vs scratch at 100%% %.4f: %s" % (
                 transfer["from"], transfer["to"], 100 * chain, distilled["top1"],
                 scratch["top1"], "met" if distilled["top1"] >= scratch["top1"] else "NOT met"))
+            print("  per seed: %s" % ", ".join(
+                "%.4f vs %.4f" % pair
+                for pair in zip(distilled["top1_per_seed"], scratch["top1_per_seed"])))
     first = [r for r in report["forgetting"]
              if r["method"] == "distill" and r["target"] == report["sequence"][0]]
     for row in first:
@@ -207,7 +270,7 @@ def plot(report, directory):
     for index, transfer in enumerate(report["transfers"], start=1):
         figure, axes = plt.subplots(1, 2, figsize=(11, 4))
         for axis, metric in zip(axes, ["pca", "top1"]):
-            for number, method in enumerate(METHODS):
+            for number, method in enumerate(report["methods"]):
                 rows = sorted((r for r in transfer["rows"] if r["method"] == method),
                               key=lambda r: r["fraction"])
                 axis.plot([100 * r["fraction"] for r in rows], [r[metric] for r in rows],
