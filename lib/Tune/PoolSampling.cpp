@@ -20,6 +20,39 @@ static size_t quotaAfter(size_t size, double fraction, unsigned round,
                           total * round / std::max(1u, rounds));
 }
 
+/// The model whose embedding places the pool in `round`: the warm start
+/// fine-tuned on `chosen`, or a new model trained on it, for about
+/// `roundSteps` gradient steps however few records are chosen yet.
+static llvm::Expected<std::unique_ptr<CostModel>>
+roundModel(const Dataset &chosen, const PoolSamplingOptions &options,
+           unsigned round) {
+  ModelOptions modelOptions = options.model;
+  modelOptions.seed = options.seed + round;
+  if (!options.warmStart.empty()) {
+    auto model = CostModel::load(options.warmStart);
+    if (!model)
+      return model.takeError();
+    if (llvm::Error error = (*model)->setTrainingOptions(modelOptions))
+      return std::move(error);
+    if (chosen.size() > 0)
+      if (llvm::Error error = (*model)->update(chosen, options.roundSteps))
+        return std::move(error);
+    return model;
+  }
+  size_t perBatch = std::max(1u, modelOptions.groupsPerBatch) *
+                    std::max(2u, modelOptions.samplesPerGroup);
+  size_t batchesPerEpoch = std::max<size_t>(1, chosen.size() / perBatch);
+  modelOptions.epochs = static_cast<unsigned>(
+      (options.roundSteps + batchesPerEpoch - 1) / batchesPerEpoch);
+  modelOptions.patience = modelOptions.epochs;
+  auto model = CostModel::create(modelOptions);
+  if (!model)
+    return model.takeError();
+  if (auto trained = (*model)->train(chosen, Dataset()); !trained)
+    return trained.takeError();
+  return model;
+}
+
 llvm::Expected<std::vector<size_t>>
 tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler != "rdu" && options.sampler != "random")
@@ -48,7 +81,7 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
                                 round, rounds);
       wanted[index] = quota > chosen[index].size() ? quota - chosen[index].size() : 0;
     }
-    if (round == 1) {
+    if (round == 1 && options.warmStart.empty()) {
       for (size_t group = 0; group < pool.groups.size(); ++group)
         takeRandom(group, wanted[group]);
       continue;
@@ -58,19 +91,9 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
     for (const std::vector<size_t> &samples : chosen)
       sofar.insert(sofar.end(), samples.begin(), samples.end());
     Dataset chosenSet = pool.select(sofar);
-    ModelOptions modelOptions = options.model;
-    size_t perBatch = std::max(1u, modelOptions.groupsPerBatch) *
-                      std::max(2u, modelOptions.samplesPerGroup);
-    size_t batchesPerEpoch = std::max<size_t>(1, chosenSet.size() / perBatch);
-    modelOptions.epochs = static_cast<unsigned>(
-        (options.roundSteps + batchesPerEpoch - 1) / batchesPerEpoch);
-    modelOptions.patience = modelOptions.epochs;
-    modelOptions.seed = options.seed + round;
-    auto model = CostModel::create(modelOptions);
+    auto model = roundModel(chosenSet, options, round);
     if (!model)
       return model.takeError();
-    if (auto trained = (*model)->train(chosenSet, Dataset()); !trained)
-      return trained.takeError();
     Prediction all = (*model)->predictForSampling(pool.all());
     size_t dim = all.embeddingSize;
     for (size_t group = 0; group < pool.groups.size(); ++group) {
@@ -104,9 +127,15 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
           rest.push_back(left[group][i]);
       left[group] = std::move(rest);
     }
-    if (options.verbose)
-      llvm::errs() << llvm::format("pool round %u: %zu chosen\n", round,
-                                   sofar.size());
+    if (options.verbose) {
+      size_t total = 0;
+      for (const std::vector<size_t> &samples : chosen)
+        total += samples.size();
+      llvm::errs() << llvm::format("pool round %u (%s): %zu chosen\n", round,
+                                   options.warmStart.empty() ? "new model"
+                                                             : "warm start",
+                                   total);
+    }
   }
   std::vector<size_t> result;
   for (const std::vector<size_t> &samples : chosen)

@@ -98,7 +98,8 @@ static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init
                                     cl::desc("Fraction --pool-sampler keeps"));
 static cl::opt<unsigned> poolRounds(
     cl::cat(category), "pool-rounds", cl::init(4),
-    cl::desc("Rounds of --pool-sampler=rdu (the first is random)"));
+    cl::desc("Rounds of --pool-sampler=rdu (the first is random, or with "
+             "--distill or --fine-tune in the starting model's embedding)"));
 static cl::opt<std::string> newTarget(
     cl::cat(category), "new-target",
     cl::desc("The target being learned: the pool sampler picks from its "
@@ -236,9 +237,11 @@ int main(int argc, char **argv) {
 
   std::unique_ptr<CostModel> model;
   TrainingReport report;
-  auto loadModel = [](llvm::StringRef path) {
-    return CostModel::load(path == "default" ? CostModel::defaultPath()
-                                             : path.str());
+  auto loadPath = [](llvm::StringRef path) {
+    return path == "default" ? CostModel::defaultPath() : path.str();
+  };
+  auto loadModel = [&](llvm::StringRef path) {
+    return CostModel::load(loadPath(path));
   };
   size_t trainRecords = learning.size();
   if (!evaluatePath.empty()) {
@@ -278,6 +281,9 @@ int main(int argc, char **argv) {
       pool.model = options;
       pool.seed = seed;
       pool.verbose = verbose;
+      // A student picks what to learn from in its teacher's embedding.
+      if (!distillFrom.empty() || !fineTune.empty())
+        pool.warmStart = loadPath(!distillFrom.empty() ? distillFrom : fineTune);
       auto chosen = samplePool(learning, pool);
       if (!chosen)
         return fail(llvm::toString(chosen.takeError()));

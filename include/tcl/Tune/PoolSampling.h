@@ -34,6 +34,12 @@ struct PoolSamplingOptions {
   /// steps each, however few samples are chosen yet.
   ModelOptions model;
   unsigned roundSteps = 300;
+  /// A trained model file, such as the teacher of a new target. With one,
+  /// each round's model is this one fine-tuned on what is chosen so far, and
+  /// the first round picks in its embedding too instead of at random: what
+  /// it knows of other targets places the pool before anything is measured,
+  /// where a model trained from nothing on two records per task cannot.
+  std::string warmStart;
   uint64_t seed = 0;
   /// One line per round.
   bool verbose = false;
