@@ -17,6 +17,7 @@ imports them).
 
     benchmarks/rdu_ablation.py [--build build] [--model mamba] [--fraction 0.1]
         [--seeds 1] [--new-target x86_64:x86-64-v2:1t] [--out rdu_ablation.json]
+        [--samplers rdu --reuse EARLIER.json]
 """
 
 import argparse
@@ -44,8 +45,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=1)
     parser.add_argument("--out", default="rdu_ablation.json")
-    parser.add_argument("--full", help="JSON of an earlier run: reuse its full-pool "
-                                       "models instead of training them again")
+    parser.add_argument("--samplers", default="none,rdu,random",
+                        help="the models to train: on the full pool (none), RDU's picks, "
+                             "random picks")
+    parser.add_argument("--reuse", help="JSON of an earlier run of the same target: the "
+                                        "models not in --samplers come from it")
     parser.add_argument("--new-target", help="the pool is this target's records, learned "
                         "by distillation from a teacher of --source-targets")
     parser.add_argument("--source-targets", default="x86_64:x86-64-v3:1t",
@@ -53,13 +57,18 @@ def main():
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
 
+    samplers = args.samplers.split(",")
+    if set(samplers) - {"none", "rdu", "random"}:
+        sys.exit("--samplers: expected some of none, rdu, random")
     runs, reused = [], []
-    if args.full:
-        with open(args.full) as f:
+    if args.reuse:
+        with open(args.reuse) as f:
             previous = json.load(f)
         if previous.get("new_target") != args.new_target:
-            sys.exit("--full: that run learned another target")
-        reused = [run for run in previous["runs"] if run["pool_sampler"] == "none"]
+            sys.exit("--reuse: that run learned another target")
+        reused = [run for run in previous["runs"] if run["pool_sampler"] not in samplers]
+    elif samplers != ["none", "rdu", "random"]:
+        sys.exit("--samplers needs --reuse for the models it leaves out")
     with tempfile.TemporaryDirectory() as work:
         db = args.db or import_dataset(
             bin_dir, work, ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz")
@@ -80,6 +89,8 @@ def main():
                 if earlier:
                     runs.append(earlier[0])
                     continue
+                if sampler not in samplers:
+                    sys.exit("--reuse: that run has no %s model of seed %d" % (sampler, seed))
                 out = os.path.join(work, "%s-%d.json" % (sampler, seed))
                 command = [os.path.join(bin_dir, "tcl-train"), db, "--model=" + args.model,
                            "--test-networks=" + args.test_networks, "--seed=%d" % seed,
