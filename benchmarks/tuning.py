@@ -179,7 +179,11 @@ def main():
             model_file = os.path.join(args.build, "zoo", network + ".mlir")
             for method in methods:
                 spec = METHODS[method]
-                name = "%s-%s-%d" % (network, method, rep)
+                # A model that saw a share of the new target is named with it,
+                # so that runs of several shares share one --work.
+                share = ("-%g" % args.new_target_fraction
+                         if spec.get("transfer") else "")
+                name = "%s-%s%s-%d" % (network, method, share, rep)
                 db = os.path.join(args.work, name + ".db")
                 history = os.path.join(args.work, name + ".jsonl")
                 rounds, final = read_history(history)
