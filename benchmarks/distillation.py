@@ -8,6 +8,9 @@ later target is learned from a fraction of its records by
   distill     tcl-train --distill: the previous model's network, held to its
               scores and representations on the new target's schedules and
               to a replay of earlier targets (tcl's method)
+  distill-rdu the same, with each fraction's records picked by the RDU
+              sampler in the teacher's embedding instead of at random: what
+              tcl measures on a new target (its own chain)
   fine-tune   the previous model trained further on the new records
   scratch     a new model trained on the new records only
   multi-task  one shared network with a readout per target, trained on
@@ -47,7 +50,7 @@ ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
 from cost_models import import_dataset  # noqa: E402
 
-METHODS = ["distill", "fine-tune", "scratch", "multi-task"]
+METHODS = ["distill", "distill-rdu", "fine-tune", "scratch", "multi-task"]
 
 
 def train(bin_dir, db, work, name, arguments):
@@ -136,26 +139,35 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
                         "parameters": first["parameters"]},
               "transfers": [], "forgetting": []}
     # The model each chain carries to the next target.
-    chain = {m: model("t0-scratch") for m in ("distill", "fine-tune") if m in methods}
+    chain = {m: model("t0-scratch") for m in ("distill", "distill-rdu", "fine-tune")
+             if m in methods}
     # Per target, the PCA each chain had when it had just learned it.
     learned = {m: {sequence[0]: first["pca"]} for m in chain}
     for step, target in enumerate(sequence[1:], start=1):
         transfer = {"from": sequence[step - 1], "to": target, "rows": []}
+        produced = {}  # (method, fraction): the name of its training
         for fraction in fractions:
             pool = [] if fraction >= 1 else ["--pool-sampler=random",
                                              "--pool-fraction=%g" % fraction]
             new = ["--new-target=" + target]
             for method in methods:
                 name = "t%d-%s-%g" % (step, method, fraction)
-                if method == "distill":
-                    extra = ["--distill=" + chain["distill"], "-o", model(name)]
+                picked = pool
+                if method == "distill-rdu" and fraction < 1:
+                    picked = ["--pool-sampler=rdu", "--pool-fraction=%g" % fraction]
+                elif method == "distill-rdu" and chain[method] == chain["distill"]:
+                    # All records from the same teacher: distill's training.
+                    name = "t%d-distill-%g" % (step, fraction)
+                if method in ("distill", "distill-rdu"):
+                    extra = ["--distill=" + chain[method], "-o", model(name)]
                 elif method == "fine-tune":
                     extra = ["--fine-tune=" + chain["fine-tune"], "-o", model(name)]
                 elif method == "scratch":
                     extra = []
                 else:
                     extra = ["--multi-task", "--targets=" + ",".join(sequence[:step + 1])]
-                result = train(bin_dir, db, work, name, common + new + pool + extra)
+                result = train(bin_dir, db, work, name, common + new + picked + extra)
+                produced[(method, fraction)] = name
                 transfer["rows"].append({"method": method, "fraction": fraction,
                                          "pca": result["pca"], "top1": result["top1"],
                                          "top5": result["top5"],
@@ -163,7 +175,7 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
                                          "train_records": result["train_records"],
                                          "train_seconds": result["train_seconds"]})
         for method in chain:
-            chain[method] = model("t%d-%s-%g" % (step, method, args.chain_fraction))
+            chain[method] = model(produced[(method, args.chain_fraction)])
             row = next(r for r in transfer["rows"]
                        if r["method"] == method and r["fraction"] == args.chain_fraction)
             learned[method][target] = row["pca"]
@@ -239,22 +251,27 @@ def checks(report):
     for transfer in report["transfers"]:
         row = lambda method, fraction: next(
             r for r in transfer["rows"] if r["method"] == method and r["fraction"] == fraction)
-        if 1.0 in report["fractions"] and "scratch" in report["methods"]:
-            distilled, scratch = row("distill", chain), row("scratch", 1.0)
-            print("%s -> %s: distilled top-1 at %g%% %.4f vs scratch at 100%% %.4f: %s" % (
-                transfer["from"], transfer["to"], 100 * chain, distilled["top1"],
+        if 1.0 not in report["fractions"] or "scratch" not in report["methods"]:
+            continue
+        scratch = row("scratch", 1.0)
+        for method in ("distill", "distill-rdu"):
+            if method not in report["methods"]:
+                continue
+            distilled = row(method, chain)
+            print("%s -> %s: %s top-1 at %g%% %.4f vs scratch at 100%% %.4f: %s" % (
+                transfer["from"], transfer["to"], method, 100 * chain, distilled["top1"],
                 scratch["top1"], "met" if distilled["top1"] >= scratch["top1"] else "NOT met"))
             print("  per seed: %s" % ", ".join(
                 "%.4f vs %.4f" % pair
                 for pair in zip(distilled["top1_per_seed"], scratch["top1_per_seed"])))
-    first = [r for r in report["forgetting"]
-             if r["method"] == "distill" and r["target"] == report["sequence"][0]]
+    first = [r for r in report["forgetting"] if r["method"] in ("distill", "distill-rdu")
+             and r["target"] == report["sequence"][0]]
     for row in first:
         drop = 100 * (row["pca_when_learned"] - row["pca_after_sequence"])
-        print("distilled chain forgets %.2f PCA points of %s: %s" % (
-            drop, row["target"], "met" if drop <= 3 else "NOT met"))
+        print("%s chain forgets %.2f PCA points of %s: %s" % (
+            row["method"], drop, row["target"], "met" if drop <= 3 else "NOT met"))
     counts = {r["parameters"] for t in report["transfers"] for r in t["rows"]
-              if r["method"] == "distill"} | {report["first"]["parameters"]}
+              if r["method"].startswith("distill")} | {report["first"]["parameters"]}
     print("distilled parameter counts across targets: %s: %s" % (
         sorted(counts), "met" if len(counts) == 1 else "NOT met"))
 
