@@ -8,9 +8,9 @@ later target is learned from a fraction of its records by
   distill     tcl-train --distill: the previous model's network, held to its
               scores and representations on the new target's schedules and
               to a replay of earlier targets (tcl's method)
-  distill-rdu the same, with each fraction's records picked by the RDU
-              sampler in the teacher's embedding instead of at random: what
-              tcl measures on a new target (its own chain)
+  distill-rdu the same teacher and method, with each fraction's records
+              picked by the RDU sampler in the teacher's embedding instead
+              of at random: what tcl would measure on a new target
   fine-tune   the previous model trained further on the new records
   scratch     a new model trained on the new records only
   multi-task  one shared network with a readout per target, trained on
@@ -139,8 +139,7 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
                         "parameters": first["parameters"]},
               "transfers": [], "forgetting": []}
     # The model each chain carries to the next target.
-    chain = {m: model("t0-scratch") for m in ("distill", "distill-rdu", "fine-tune")
-             if m in methods}
+    chain = {m: model("t0-scratch") for m in ("distill", "fine-tune") if m in methods}
     # Per target, the PCA each chain had when it had just learned it.
     learned = {m: {sequence[0]: first["pca"]} for m in chain}
     for step, target in enumerate(sequence[1:], start=1):
@@ -155,11 +154,11 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
                 picked = pool
                 if method == "distill-rdu" and fraction < 1:
                     picked = ["--pool-sampler=rdu", "--pool-fraction=%g" % fraction]
-                elif method == "distill-rdu" and chain[method] == chain["distill"]:
-                    # All records from the same teacher: distill's training.
+                elif method == "distill-rdu":
+                    # Every record, from the same teacher: distill's training.
                     name = "t%d-distill-%g" % (step, fraction)
                 if method in ("distill", "distill-rdu"):
-                    extra = ["--distill=" + chain[method], "-o", model(name)]
+                    extra = ["--distill=" + chain["distill"], "-o", model(name)]
                 elif method == "fine-tune":
                     extra = ["--fine-tune=" + chain["fine-tune"], "-o", model(name)]
                 elif method == "scratch":
@@ -264,12 +263,12 @@ def checks(report):
             print("  per seed: %s" % ", ".join(
                 "%.4f vs %.4f" % pair
                 for pair in zip(distilled["top1_per_seed"], scratch["top1_per_seed"])))
-    first = [r for r in report["forgetting"] if r["method"] in ("distill", "distill-rdu")
-             and r["target"] == report["sequence"][0]]
+    first = [r for r in report["forgetting"]
+             if r["method"] == "distill" and r["target"] == report["sequence"][0]]
     for row in first:
         drop = 100 * (row["pca_when_learned"] - row["pca_after_sequence"])
-        print("%s chain forgets %.2f PCA points of %s: %s" % (
-            row["method"], drop, row["target"], "met" if drop <= 3 else "NOT met"))
+        print("distilled chain forgets %.2f PCA points of %s: %s" % (
+            drop, row["target"], "met" if drop <= 3 else "NOT met"))
     counts = {r["parameters"] for t in report["transfers"] for r in t["rows"]
               if r["method"].startswith("distill")} | {report["first"]["parameters"]}
     print("distilled parameter counts across targets: %s: %s" % (
