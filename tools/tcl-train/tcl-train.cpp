@@ -271,6 +271,8 @@ int main(int argc, char **argv) {
     if (learning.size() == 0)
       return fail("every task is in a test network; nothing to train on");
     Dataset labelled = learning;
+    // The teacher of --distill, or the model that --fine-tune continues.
+    llvm::StringRef startFrom = !distillFrom.empty() ? distillFrom : fineTune;
     if (poolSampler != "none") {
       if (!(poolFraction > 0 && poolFraction <= 1))
         return fail("--pool-fraction must be in (0, 1]");
@@ -282,8 +284,8 @@ int main(int argc, char **argv) {
       pool.seed = seed;
       pool.verbose = verbose;
       // A student picks what to learn from in its teacher's embedding.
-      if (!distillFrom.empty() || !fineTune.empty())
-        pool.warmStart = loadPath(!distillFrom.empty() ? distillFrom : fineTune);
+      if (!startFrom.empty())
+        pool.warmStart = loadPath(startFrom);
       auto chosen = samplePool(learning, pool);
       if (!chosen)
         return fail(llvm::toString(chosen.takeError()));
@@ -309,7 +311,6 @@ int main(int argc, char **argv) {
                                    100.0 * labelled.size() / learning.size());
     }
     trainRecords = labelled.size();
-    llvm::StringRef startFrom = !distillFrom.empty() ? distillFrom : fineTune;
     if (!startFrom.empty()) {
       auto loaded = loadModel(startFrom);
       if (!loaded)
