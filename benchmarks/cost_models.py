@@ -9,8 +9,9 @@ top-1 and top-5 scores, RMSE. Also reported: parameters, training time,
 inference throughput (scores/s at batch 4096 on --threads threads) and the
 featurization rate of the whole dataset.
 
-Prints a table and writes JSON (--out). The dataset is imported from
-data/cpu-dataset.jsonl.xz into a scratch database unless --db is given.
+Prints a table and writes JSON (--out). Both shipped datasets (Zen 3's two
+targets and Zen 5's AVX-512 target) are imported into a scratch database
+unless --db is given.
 
     benchmarks/cost_models.py [--build build] [--models mamba,tenset-mlp,...]
                               [--test-networks resnet50,bert_base] [--seeds 1]
@@ -29,7 +30,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 
 
-def import_dataset(bin_dir, work, files=("cpu-dataset.jsonl.xz",)):
+#: Every shipped CPU dataset, under data/.
+SHIPPED_DATASETS = ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz")
+
+
+def import_dataset(bin_dir, work, files=SHIPPED_DATASETS):
     """A database in `work` holding the shipped datasets `files` (under data/)."""
     db = os.path.join(work, "dataset.db")
     for name in files:

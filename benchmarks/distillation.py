@@ -48,7 +48,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
-from cost_models import import_dataset  # noqa: E402
+from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
 
 METHODS = ["distill", "distill-rdu", "fine-tune", "scratch", "multi-task"]
 
@@ -105,8 +105,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     db = args.db or os.path.join(args.work, "dataset.db")
     if not args.db and not os.path.exists(db):
-        import_dataset(bin_dir, args.work,
-                       ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz"))
+        import_dataset(bin_dir, args.work, SHIPPED_DATASETS)
 
     def one_seed(seed):
         work = os.path.join(args.work, "seed-%d" % seed)

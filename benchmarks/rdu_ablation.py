@@ -31,7 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
-from cost_models import import_dataset  # noqa: E402
+from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
 
 
 def main():
@@ -71,8 +71,7 @@ def main():
         sys.exit("--samplers needs --reuse for the models it leaves out")
     with tempfile.TemporaryDirectory() as work:
         db = args.db or import_dataset(
-            bin_dir, work, ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz")
-            if args.new_target else ("cpu-dataset.jsonl.xz",))
+            bin_dir, work, SHIPPED_DATASETS if args.new_target else SHIPPED_DATASETS[:1])
         transfer = []
         if args.new_target:
             teacher = os.path.join(work, "teacher.tclm")

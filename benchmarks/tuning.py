@@ -48,7 +48,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
-from cost_models import import_dataset  # noqa: E402
+from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
 
 METHODS = {
     "tcl": {"model": "mamba", "sampler": "rdu"},
@@ -59,7 +59,6 @@ METHODS = {
     "tcl-distilled": {"model": "mamba", "sampler": "rdu", "transfer": "distill"},
     "tcl-scratch": {"model": "mamba", "sampler": "rdu", "transfer": "scratch"},
 }
-DATASETS = ("cpu-dataset.jsonl.xz", "cpu-dataset-znver5.jsonl.xz")
 
 
 def run(command, **kwargs):
@@ -76,7 +75,7 @@ def trained_model(bin_dir, work, name, arguments):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     db = os.path.join(work, "dataset.db")
     if not os.path.exists(db):
-        import_dataset(bin_dir, work, DATASETS)
+        import_dataset(bin_dir, work, SHIPPED_DATASETS)
     run([os.path.join(bin_dir, "tcl-train"), db] + arguments +
         ["-o", path, "--json=" + path + ".json"], stdout=subprocess.DEVNULL)
     return path

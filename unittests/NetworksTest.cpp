@@ -28,9 +28,12 @@ std::shared_ptr<ScoringNetworkImpl> build(const NetworkConfig &config) {
 
 /// A network of `kind` without dropout, so that scores are deterministic in
 /// training mode too (DropoutOnlyWhileTraining tests dropout).
+/// "mamba-causal" is Mamba without backward blocks, the saved models' older
+/// structure.
 NetworkConfig configFor(const std::string &kind, int64_t featureSize) {
   NetworkConfig config;
-  config.kind = kind;
+  config.kind = kind == "mamba-causal" ? "mamba" : kind;
+  config.bidirectional = kind != "mamba-causal";
   config.featureSize = featureSize;
   config.dropout = 0;
   return config;
@@ -182,7 +185,8 @@ TEST_P(NetworkKindTest, ReportsInferenceThroughput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, NetworkKindTest,
-                         testing::Values("mamba", "tenset-mlp", "attention"),
+                         testing::Values("mamba", "mamba-causal", "tenset-mlp",
+                                         "attention"),
                          [](const testing::TestParamInfo<std::string> &info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -248,6 +252,18 @@ TEST(Networks, LastRealTokenSkipsPadding) {
   torch::Tensor mask = torch::tensor({1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f}).view({2, 3});
   torch::Tensor last = lastRealToken(x, mask);
   EXPECT_TRUE(torch::equal(last, torch::tensor({2.0f, 3.0f, 10.0f, 11.0f}).view({2, 2})));
+}
+
+TEST(Networks, RealTokenReversalLeavesPaddingInPlace) {
+  torch::Tensor x = torch::arange(12, torch::kFloat).view({2, 3, 2});
+  torch::Tensor mask = torch::tensor({1.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f}).view({2, 3});
+  torch::Tensor reversal = realTokenReversal(mask);
+  torch::Tensor reversed = reverseRealTokens(x, reversal);
+  EXPECT_TRUE(torch::equal(
+      reversed, torch::tensor({2.0f, 3.0f, 0.0f, 1.0f, 4.0f, 5.0f, 10.0f, 11.0f,
+                               8.0f, 9.0f, 6.0f, 7.0f})
+                    .view({2, 3, 2})));
+  EXPECT_TRUE(torch::equal(reverseRealTokens(reversed, reversal), x));
 }
 
 TEST(Networks, MambaSeesTheLastRealToken) {

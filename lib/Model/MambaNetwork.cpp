@@ -4,7 +4,9 @@
 // State Spaces") over a schedule's token sequence, with the reference
 // implementation's layer structure and initialization (mamba_simple.py).
 // Padding sits at the end of each sequence and every layer is causal, so the
-// real tokens' outputs never see it; pooling then skips it.
+// real tokens' outputs never see it; pooling then skips it. Bidirectional
+// networks run every second block over each sequence's real tokens
+// reversed in place, with the padding left at the end.
 //
 // Like the reference, the elementwise work between the projections runs in
 // fused kernels (causal conv + SiLU; the selective scan with its delta
@@ -433,8 +435,10 @@ public:
                                 nn::Linear(config.featureSize, config.dModel))),
         blocks(register_module("blocks", nn::ModuleList())),
         norm(register_module("norm", RmsNorm(config.dModel))),
+        bidirectional(config.bidirectional),
         headHidden(register_module(
-            "head_hidden", nn::Linear(2 * config.dModel, config.dModel))),
+            "head_hidden",
+            nn::Linear((bidirectional ? 3 : 2) * config.dModel, config.dModel))),
         headOut(register_module("head_out", nn::Linear(config.dModel, 1))) {
     for (int64_t i = 0; i < config.layers; ++i)
       blocks->push_back(MambaBlock(config));
@@ -447,15 +451,26 @@ protected:
                           const torch::Tensor &mask) override {
     torch::Tensor x =
         linearForward(maskedTokens(tokens, mask, featureSize), embedIn);
-    for (const std::shared_ptr<nn::Module> &block : *blocks)
-      x = block->as<MambaBlock>()->forward(x);
+    torch::Tensor reversal;
+    if (bidirectional)
+      reversal = realTokenReversal(mask);
+    for (size_t index = 0; index < blocks->size(); ++index) {
+      bool backward = bidirectional && index % 2 == 1;
+      if (backward)
+        x = reverseRealTokens(x, reversal);
+      x = blocks[index]->as<MambaBlock>()->forward(x);
+      if (backward)
+        x = reverseRealTokens(x, reversal);
+    }
     x = norm(x);
-    // The last real token is the only one whose state has read the whole
-    // schedule (every layer is causal); the mean keeps every step's own
-    // output within one linear map of the head. The head reads both.
-    torch::Tensor pooled =
-        torch::cat({maskedMeanPool(x, mask), lastRealToken(x, mask)}, 1);
-    return F::silu(linearForward(pooled, headHidden));
+    // The last real token's state has read the whole schedule in every
+    // forward block, the first token's in the last backward one; the mean
+    // keeps every step's own output within one linear map of the head.
+    std::vector<torch::Tensor> pooled = {maskedMeanPool(x, mask),
+                                         lastRealToken(x, mask)};
+    if (bidirectional)
+      pooled.push_back(x.select(1, 0));
+    return F::silu(linearForward(torch::cat(pooled, 1), headHidden));
   }
 
 private:
@@ -464,6 +479,7 @@ private:
   nn::Linear embedIn;
   nn::ModuleList blocks;
   RmsNorm norm;
+  bool bidirectional;
   nn::Linear headHidden, headOut;
 };
 

@@ -525,6 +525,7 @@ tcl::createNeuralModel(const ModelOptions &options) {
   if (options.hidden)
     config.hidden = options.hidden;
   config.dropout = options.dropout;
+  config.bidirectional = options.bidirectional;
   // The initial weights depend on the seed only.
   torch::manual_seed(options.seed);
   llvm::Expected<std::shared_ptr<ScoringNetworkImpl>> network =

@@ -85,6 +85,10 @@ static cl::opt<int64_t> dState(cl::cat(category), "d-state", cl::init(0),
                                cl::desc("Mamba's state size (0: default)"));
 static cl::opt<int64_t> layers(cl::cat(category), "layers", cl::init(0),
                                cl::desc("Mamba blocks / attention layers (0: default)"));
+static cl::opt<bool> bidirectional(
+    cl::cat(category), "bidirectional", cl::init(true),
+    cl::desc("Mamba: every second block reads the schedule backward "
+             "(=false: the causal stack)"));
 static cl::opt<int64_t> hidden(cl::cat(category), "hidden", cl::init(0),
                                cl::desc("TenSet-MLP width (0: default)"));
 static cl::opt<double> dropout(
@@ -262,6 +266,7 @@ int main(int argc, char **argv) {
     options.dModel = dModel;
     options.dState = dState;
     options.layers = layers;
+    options.bidirectional = bidirectional;
     options.hidden = hidden;
     options.dropout = dropout;
     options.perTargetHeads = multiTask;

@@ -45,6 +45,13 @@ struct NetworkConfig {
   /// (d_inner = expand * dModel), and residual blocks (also the attention
   /// net's encoder layers).
   int64_t dState = 8, dConv = 4, expand = 2, layers = 2;
+  /// Mamba: every second block reads the schedule backward, and the head
+  /// reads the first token beside the last and the mean. A causal stack
+  /// lets a step see only the steps before it; the backward blocks let the
+  /// early steps (loop order, outer tiles) see the tiling and vectorization
+  /// that follow (docs/results/cost_models.md: PCA +0.006 on three targets).
+  /// False is the causal stack of models saved before 2026-12-02.
+  bool bidirectional = true;
   /// Attention heads; must divide dModel.
   int64_t heads = 4;
   /// TenSet MLP hidden width (TenSet's default).
@@ -148,6 +155,15 @@ torch::Tensor maskedMeanPool(const torch::Tensor &x, const torch::Tensor &mask);
 /// x[b, (real tokens of b) - 1, :]: each sequence's last real token.
 /// Padding sits at the end; every sequence has at least one real token.
 torch::Tensor lastRealToken(const torch::Tensor &x, const torch::Tensor &mask);
+
+/// x [B, L, D] with each sequence's real tokens in reverse order and its
+/// padding left at the end, where it was. `reversal` is
+/// realTokenReversal(mask), computed once per batch; the permutation is its
+/// own inverse.
+torch::Tensor reverseRealTokens(const torch::Tensor &x,
+                                const torch::Tensor &reversal);
+/// The rows of x.flatten(0, 1) that reverseRealTokens picks: [B * L].
+torch::Tensor realTokenReversal(const torch::Tensor &mask);
 
 /// Whether `operands` (undefined ones ignored) can take the forward-only CPU
 /// kernels: float32 on the CPU, and no autograd graph to record.
