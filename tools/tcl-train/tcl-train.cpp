@@ -77,6 +77,13 @@ static cl::opt<unsigned> epochs(cl::cat(category), "epochs", cl::desc("Most epoc
 static cl::opt<unsigned> patience(
     cl::cat(category), "patience", cl::desc("Epochs without a better validation score before stopping"),
     cl::init(8));
+static cl::opt<unsigned> groupsPerBatch(
+    cl::cat(category), "groups-per-batch", cl::init(ModelOptions().groupsPerBatch),
+    cl::desc("(task, target) groups in a batch (networks)"));
+static cl::opt<unsigned> samplesPerGroup(
+    cl::cat(category), "samples-per-group", cl::init(ModelOptions().samplesPerGroup),
+    cl::desc("Schedules drawn from each group of a batch: the list LambdaRank "
+             "ranks (networks)"));
 static cl::opt<double> learningRate(cl::cat(category), "learning-rate", cl::init(1e-3),
                                     cl::desc("Adam's step size (XGBoost: eta)"));
 static cl::opt<int64_t> dModel(cl::cat(category), "d-model", cl::init(0),
@@ -263,6 +270,8 @@ int main(int argc, char **argv) {
     options.patience = patience;
     options.earlyStopping = earlyStopping;
     options.learningRate = learningRate;
+    options.groupsPerBatch = groupsPerBatch;
+    options.samplesPerGroup = samplesPerGroup;
     options.dModel = dModel;
     options.dState = dState;
     options.layers = layers;
