@@ -49,7 +49,7 @@ struct NetworkConfig {
   /// reads the first token beside the last and the mean. A causal stack
   /// lets a step see only the steps before it; the backward blocks let the
   /// early steps (loop order, outer tiles) see the tiling and vectorization
-  /// that follow (docs/results/cost_models.md: PCA +0.006 on three targets).
+  /// that follow (docs/results/cost_models.md: mean PCA +0.007, three targets).
   /// False is the causal stack of models saved before 2026-12-02.
   bool bidirectional = true;
   /// Attention heads; must divide dModel.
