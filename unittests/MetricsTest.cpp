@@ -59,6 +59,14 @@ TEST(Metrics, ReversedScoresFollowTenSetsDefinitions) {
   EXPECT_NEAR(metrics.top1, (12.0 / 28.0 + 0.5) / 2, 1e-12);
   // Every group has at most 5 schedules: top-5 always holds the best.
   EXPECT_DOUBLE_EQ(metrics.top5, 1.0);
+  // Per task: a's highest score is its slowest schedule (1 vs 4 s).
+  ASSERT_EQ(metrics.byTask.size(), 2u);
+  const TaskRanking &a = metrics.byTask.begin()->second;
+  EXPECT_NEAR(a.top1, 0.25, 1e-12);
+  EXPECT_EQ(a.samples, 3);
+  EXPECT_EQ(a.pairs, 3);
+  EXPECT_DOUBLE_EQ(a.pairwiseAccuracy, 0.0);
+  EXPECT_NEAR(a.networkShare.at("net1"), 2.0 / 12.0, 1e-12);
   // Only net2: task b alone.
   RankingMetrics net2 = evaluateRanking(dataset, scores, {"net2"});
   EXPECT_EQ(net2.topByNetwork.size(), 1u);

@@ -103,6 +103,7 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
   for (const DatasetGroup &group : dataset.groups) {
     double top1 = bestOfTopK(dataset, group, scores, 1);
     double top5 = bestOfTopK(dataset, group, scores, 5);
+    TaskRanking task;
     for (const auto &[network, occurrences] : group.networks) {
       if (!networks.empty() && !networks.count(network))
         continue;
@@ -111,7 +112,23 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
       entry.best += weight * group.bestSeconds;
       entry.top1 += weight * top1;
       entry.top5 += weight * top5;
+      // The network's total is known only after every group: divide below.
+      task.networkShare[network] = weight * group.bestSeconds;
     }
+    if (task.networkShare.empty())
+      continue;
+    OrderedPairs counted = orderedPairs(dataset, group, scores);
+    task.top1 = group.bestSeconds / top1;
+    task.pairs = counted.pairs;
+    task.pairwiseAccuracy =
+        counted.pairs ? static_cast<double>(counted.correct) / counted.pairs : 0;
+    task.samples = static_cast<int64_t>(group.end - group.begin);
+    metrics.byTask[group.taskKey + " @ " + group.target] = std::move(task);
+  }
+  for (auto &[name, task] : metrics.byTask) {
+    std::string target = name.substr(name.rfind(" @ ") + 3);
+    for (auto &[network, share] : task.networkShare)
+      share /= sums[network + " @ " + target].best;
   }
   for (const auto &[name, entry] : sums) {
     std::pair<double, double> top{entry.best / entry.top1, entry.best / entry.top5};

@@ -400,6 +400,17 @@ int main(int argc, char **argv) {
     json::Object perNetwork;
     for (const auto &[name, top] : metrics.topByNetwork)
       perNetwork[name] = json::Object{{"top1", top.first}, {"top5", top.second}};
+    json::Object perTask;
+    for (const auto &[name, task] : metrics.byTask) {
+      json::Object shares;
+      for (const auto &[network, share] : task.networkShare)
+        shares[network] = share;
+      perTask[name] = json::Object{{"top1", task.top1},
+                                   {"pca", task.pairwiseAccuracy},
+                                   {"pairs", task.pairs},
+                                   {"samples", task.samples},
+                                   {"network_share", std::move(shares)}};
+    }
     json::Array heldOut;
     for (const std::string &network : testNetworks)
       heldOut.push_back(network);
@@ -423,7 +434,8 @@ int main(int argc, char **argv) {
                      {"top1", metrics.top1},
                      {"top5", metrics.top5},
                      {"rmse", metrics.rmse},
-                     {"per_network", std::move(perNetwork)}};
+                     {"per_network", std::move(perNetwork)},
+                     {"per_task", std::move(perTask)}};
     std::error_code error;
     llvm::raw_fd_ostream file(jsonPath, error);
     if (error)

@@ -24,6 +24,18 @@
 
 namespace tcl {
 
+/// How the scores rank one task's schedules on one target.
+struct TaskRanking {
+  /// Best latency / latency of the highest-scored schedule (1 = found).
+  double top1 = 0;
+  /// The group's pairwise accuracy, and its pairs and samples.
+  double pairwiseAccuracy = 0;
+  int64_t pairs = 0, samples = 0;
+  /// The task's share of each covered network's best end-to-end time on
+  /// the target: occurrences * best latency / the network's sum of them.
+  std::map<std::string, double> networkShare;
+};
+
 struct RankingMetrics {
   double pairwiseAccuracy = 0;
   /// Mean over (network, target) of the top-k scores.
@@ -31,6 +43,9 @@ struct RankingMetrics {
   double rmse = 0;
   /// Top-1 and top-5 per "network @ target".
   std::map<std::string, std::pair<double, double>> topByNetwork;
+  /// Where a network's top-1 is won or lost: one entry per "task @ target"
+  /// of the covered networks.
+  std::map<std::string, TaskRanking> byTask;
 };
 
 /// `scores[i]` is the model's score of sample i (higher = faster). Top-k
