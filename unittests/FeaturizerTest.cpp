@@ -108,6 +108,18 @@ TEST_F(FeaturizerTest, TileTokensCarryRatiosToTheProblem) {
   EXPECT_GT(reg[token::kNumeric + 7], 0.0f);
 }
 
+TEST_F(FeaturizerTest, TileTokensCountTheOutputsReloads) {
+  // K = 256 whole in the cache tile: the output tile is loaded once there;
+  // the register tile takes k one at a time: 256 passes over it.
+  TokenSequence whole = featurize(kPlain);
+  EXPECT_EQ(whole.values[2 * kFeatureSize + token::kNumeric + 11], 0.0f);
+  EXPECT_FLOAT_EQ(whole.values[3 * kFeatureSize + token::kNumeric + 11], 8.0f / 12.0f);
+  // cache_k = 32: 8 passes over each cache tile of the output.
+  TokenSequence split = featurize("cache_m=64,cache_n=128,cache_k=32,order=0,"
+                                  "reg_m=6,reg_n=16,reg_k=1,pack_b=0,cache_panels=1");
+  EXPECT_FLOAT_EQ(split.values[2 * kFeatureSize + token::kNumeric + 11], 3.0f / 12.0f);
+}
+
 TEST_F(FeaturizerTest, DeterministicAndSensitiveToEveryKnobKind) {
   TokenSequence first = featurize(kPlain), again = featurize(kPlain);
   EXPECT_EQ(std::memcmp(first.values, again.values, sizeof(first.values)), 0);

@@ -208,6 +208,20 @@ private:
                      ? log2Scaled(iterations, 6)
                      : 0.0f;
     numeric[10] = log2Scaled(1 + tileFlops / std::max(bytes, 1.0), 8);
+    numeric[11] = log2Scaled(outputReloads(tileExtents), 12);
+  }
+
+  /// How many times each output element is read and written back: once
+  /// per tile of every reduction loop split so far. Splitting K of a large
+  /// matmul makes small, cache-resident tiles that stream the output tile
+  /// K / tile_k times; the loop ratio says so only as a number near zero.
+  double outputReloads(const std::vector<int64_t> &tileExtents) const {
+    double reloads = 1;
+    for (auto [loop, extent] : llvm::enumerate(tileExtents))
+      if (f.isReduction[loop])
+        reloads *= std::ceil(static_cast<double>(f.bounds[loop]) /
+                             static_cast<double>(std::max<int64_t>(1, extent)));
+    return reloads;
   }
 
   void pack(const Step &step, float *token) {
