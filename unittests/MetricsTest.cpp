@@ -67,10 +67,33 @@ TEST(Metrics, ReversedScoresFollowTenSetsDefinitions) {
   EXPECT_EQ(a.pairs, 3);
   EXPECT_DOUBLE_EQ(a.pairwiseAccuracy, 0.0);
   EXPECT_NEAR(a.networkShare.at("net1"), 2.0 / 12.0, 1e-12);
+  EXPECT_EQ(a.taskKey, "a");
+  EXPECT_EQ(a.target, "t");
   // Only net2: task b alone.
   RankingMetrics net2 = evaluateRanking(dataset, scores, {"net2"});
   EXPECT_EQ(net2.topByNetwork.size(), 1u);
   EXPECT_NEAR(net2.top1, 0.5, 1e-12);
+}
+
+TEST(Metrics, PerTaskEntriesKeepEveryMachinesGroup) {
+  // Task a measured on a second CPU of the same target: its own group.
+  Dataset dataset = makeDataset();
+  DatasetGroup again = dataset.groups[0];
+  again.begin = dataset.size();
+  for (size_t i = dataset.groups[0].begin; i < dataset.groups[0].end; ++i) {
+    dataset.seconds.push_back(dataset.seconds[i]);
+    dataset.labels.push_back(dataset.labels[i]);
+    dataset.lengths.push_back(1);
+    dataset.groupOf.push_back(dataset.groups.size());
+    dataset.tokens.resize(dataset.tokens.size() + kFeatureSize, 0.0f);
+  }
+  again.end = dataset.size();
+  dataset.groups.push_back(again);
+  RankingMetrics metrics = evaluateRanking(dataset, dataset.labels);
+  ASSERT_EQ(metrics.byTask.size(), 3u);
+  EXPECT_EQ(metrics.byTask.count("a @ t #2"), 1u);
+  // net1's best time counts task a twice: 2 * 1 + 2 * 1 + 1 * 10.
+  EXPECT_NEAR(metrics.byTask["a @ t #2"].networkShare.at("net1"), 2.0 / 14.0, 1e-12);
 }
 
 TEST(Metrics, NormalizedDcgRewardsTheBestOnTop) {

@@ -118,18 +118,21 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
     if (task.networkShare.empty())
       continue;
     OrderedPairs counted = orderedPairs(dataset, group, scores);
+    task.taskKey = group.taskKey;
+    task.target = group.target;
     task.top1 = group.bestSeconds / top1;
     task.pairs = counted.pairs;
     task.pairwiseAccuracy =
         counted.pairs ? static_cast<double>(counted.correct) / counted.pairs : 0;
     task.samples = static_cast<int64_t>(group.end - group.begin);
-    metrics.byTask[group.taskKey + " @ " + group.target] = std::move(task);
+    std::string name = group.taskKey + " @ " + group.target;
+    for (int copy = 2; metrics.byTask.count(name); ++copy)
+      name = group.taskKey + " @ " + group.target + " #" + std::to_string(copy);
+    metrics.byTask[name] = std::move(task);
   }
-  for (auto &[name, task] : metrics.byTask) {
-    std::string target = name.substr(name.rfind(" @ ") + 3);
+  for (auto &[name, task] : metrics.byTask)
     for (auto &[network, share] : task.networkShare)
-      share /= sums[network + " @ " + target].best;
-  }
+      share /= sums[network + " @ " + task.target].best;
   for (const auto &[name, entry] : sums) {
     std::pair<double, double> top{entry.best / entry.top1, entry.best / entry.top5};
     metrics.topByNetwork[name] = top;

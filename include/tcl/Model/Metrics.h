@@ -26,6 +26,7 @@ namespace tcl {
 
 /// How the scores rank one task's schedules on one target.
 struct TaskRanking {
+  std::string taskKey, target;
   /// Best latency / latency of the highest-scored schedule (1 = found).
   double top1 = 0;
   /// The group's pairwise accuracy, and its pairs and samples.
@@ -43,8 +44,10 @@ struct RankingMetrics {
   double rmse = 0;
   /// Top-1 and top-5 per "network @ target".
   std::map<std::string, std::pair<double, double>> topByNetwork;
-  /// Where a network's top-1 is won or lost: one entry per "task @ target"
-  /// of the covered networks.
+  /// Where a network's top-1 is won or lost: one entry per group (task on
+  /// a target, measured on one CPU) of the covered networks, named
+  /// "task @ target", with " #2", " #3"... for the same task and target
+  /// measured on other CPUs.
   std::map<std::string, TaskRanking> byTask;
 };
 
