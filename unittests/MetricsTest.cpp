@@ -9,31 +9,35 @@
 using namespace tcl;
 
 namespace {
+/// Appends one group of `seconds` for task `key` on target "t", labelled by
+/// normalized throughput as the dataset loader labels it.
+void addGroup(Dataset &dataset, const std::string &key,
+              std::map<std::string, int64_t> networks,
+              const std::vector<double> &seconds) {
+  DatasetGroup group;
+  group.taskKey = key;
+  group.target = "t";
+  group.networks = std::move(networks);
+  group.begin = dataset.size();
+  group.bestSeconds = *std::min_element(seconds.begin(), seconds.end());
+  for (double value : seconds) {
+    dataset.seconds.push_back(value);
+    dataset.labels.push_back(static_cast<float>(group.bestSeconds / value));
+    dataset.lengths.push_back(1);
+    dataset.groupOf.push_back(dataset.groups.size());
+    dataset.tokens.resize(dataset.tokens.size() + kFeatureSize, 0.0f);
+  }
+  group.end = dataset.size();
+  dataset.groups.push_back(group);
+}
+
 /// Two groups: task "a" (weight 2 in net1) with latencies 1, 2, 4 and task
 /// "b" (weight 1 in net1 and net2) with latencies 10, 20.
 Dataset makeDataset() {
   Dataset dataset;
   dataset.length = 1;
-  auto addGroup = [&](const char *key, std::map<std::string, int64_t> networks,
-                      std::vector<double> seconds) {
-    DatasetGroup group;
-    group.taskKey = key;
-    group.target = "t";
-    group.networks = std::move(networks);
-    group.begin = dataset.size();
-    group.bestSeconds = *std::min_element(seconds.begin(), seconds.end());
-    for (double value : seconds) {
-      dataset.seconds.push_back(value);
-      dataset.labels.push_back(static_cast<float>(group.bestSeconds / value));
-      dataset.lengths.push_back(1);
-      dataset.groupOf.push_back(dataset.groups.size());
-      dataset.tokens.resize(dataset.tokens.size() + kFeatureSize, 0.0f);
-    }
-    group.end = dataset.size();
-    dataset.groups.push_back(group);
-  };
-  addGroup("a", {{"net1", 2}}, {1, 2, 4});
-  addGroup("b", {{"net1", 1}, {"net2", 1}}, {10, 20});
+  addGroup(dataset, "a", {{"net1", 2}}, {1, 2, 4});
+  addGroup(dataset, "b", {{"net1", 1}, {"net2", 1}}, {10, 20});
   return dataset;
 }
 } // namespace
@@ -78,17 +82,7 @@ TEST(Metrics, ReversedScoresFollowTenSetsDefinitions) {
 TEST(Metrics, PerTaskEntriesKeepEveryMachinesGroup) {
   // Task a measured on a second CPU of the same target: its own group.
   Dataset dataset = makeDataset();
-  DatasetGroup again = dataset.groups[0];
-  again.begin = dataset.size();
-  for (size_t i = dataset.groups[0].begin; i < dataset.groups[0].end; ++i) {
-    dataset.seconds.push_back(dataset.seconds[i]);
-    dataset.labels.push_back(dataset.labels[i]);
-    dataset.lengths.push_back(1);
-    dataset.groupOf.push_back(dataset.groups.size());
-    dataset.tokens.resize(dataset.tokens.size() + kFeatureSize, 0.0f);
-  }
-  again.end = dataset.size();
-  dataset.groups.push_back(again);
+  addGroup(dataset, "a", {{"net1", 2}}, {1, 2, 4});
   RankingMetrics metrics = evaluateRanking(dataset, dataset.labels);
   ASSERT_EQ(metrics.byTask.size(), 3u);
   EXPECT_EQ(metrics.byTask.count("a @ t #2"), 1u);

@@ -87,7 +87,6 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
                                     llvm::ArrayRef<float> scores,
                                     const std::set<std::string> &networks) {
   RankingMetrics metrics;
-  metrics.pairwiseAccuracy = pairwiseAccuracy(dataset, scores);
   double squared = 0;
   for (size_t i = 0; i < dataset.size(); ++i) {
     double error = scores[i] - dataset.labels[i];
@@ -100,7 +99,12 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
     double best = 0, top1 = 0, top5 = 0;
   };
   std::map<std::string, Sums> sums;
+  // Every group's pairs count once: overall, and for its task entry.
+  OrderedPairs overall;
   for (const DatasetGroup &group : dataset.groups) {
+    OrderedPairs counted = orderedPairs(dataset, group, scores);
+    overall.pairs += counted.pairs;
+    overall.correct += counted.correct;
     double top1 = bestOfTopK(dataset, group, scores, 1);
     double top5 = bestOfTopK(dataset, group, scores, 5);
     TaskRanking task;
@@ -117,7 +121,6 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
     }
     if (task.networkShare.empty())
       continue;
-    OrderedPairs counted = orderedPairs(dataset, group, scores);
     task.taskKey = group.taskKey;
     task.target = group.target;
     task.top1 = group.bestSeconds / top1;
@@ -130,6 +133,8 @@ RankingMetrics tcl::evaluateRanking(const Dataset &dataset,
       name = group.taskKey + " @ " + group.target + " #" + std::to_string(copy);
     metrics.byTask[name] = std::move(task);
   }
+  metrics.pairwiseAccuracy =
+      overall.pairs ? static_cast<double>(overall.correct) / overall.pairs : 0;
   for (auto &[name, task] : metrics.byTask)
     for (auto &[network, share] : task.networkShare)
       share /= sums[network + " @ " + task.target].best;
