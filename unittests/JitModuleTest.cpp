@@ -5,6 +5,12 @@
 #include "tcl/Run/JitModule.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include "gtest/gtest.h"
 
@@ -71,4 +77,46 @@ func.func @forward(%a: tensor<?xf32>) -> tensor<?xf32> {
   context->getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
   EXPECT_TRUE(failed(readEntrySignature(*module, "forward")));
   EXPECT_TRUE(failed(readEntrySignature(*module, "missing")));
+}
+
+TEST(JitModule, VectorsWiderThanARegisterAreSplit) {
+  // A loop-carried accumulator of three AVX-512 vectors, as a 1x48 register
+  // tile lowers: LLVM's O3 alone keeps the <48 x float> phi.
+  static const char *kAccumulate = R"ll(
+define void @accumulate(ptr %a, ptr %c, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %acc = phi <48 x float> [ zeroinitializer, %entry ], [ %sum, %loop ]
+  %address = getelementptr float, ptr %a, i64 %i
+  %row = load <48 x float>, ptr %address, align 4
+  %sum = fadd <48 x float> %acc, %row
+  %next = add i64 %i, 48
+  %done = icmp uge i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  store <48 x float> %sum, ptr %c, align 4
+  ret void
+}
+)ll";
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(kAccumulate, diagnostic, context);
+  ASSERT_TRUE(module) << diagnostic.getMessage().str();
+  CpuTarget target = cantFail(CpuTarget::resolve("znver5", ""));
+  ASSERT_EQ(target.vectorBits(), 512u);
+  std::unique_ptr<llvm::TargetMachine> machine =
+      cantFail(target.createTargetMachine(/*forJit=*/true));
+  optimizeForCpu(*module, machine.get(), target.vectorBits());
+  unsigned widest = 0;
+  for (llvm::Function &function : *module)
+    for (llvm::Instruction &instruction : llvm::instructions(function)) {
+      auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(instruction.getType());
+      if (vector)
+        widest = std::max<unsigned>(widest, vector->getPrimitiveSizeInBits());
+    }
+  EXPECT_GT(widest, 0u) << "the loop is no longer vectorized";
+  EXPECT_LE(widest, 512u);
 }
