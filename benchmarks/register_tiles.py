@@ -4,7 +4,7 @@ register tile N wide of 1, 2, 3, 4, 6 and 8 vectors, one thread.
 
 Widths of 3 and 6 vectors lower to vectors such as <48 x float>. Before
 tcl split vectors wider than a register ahead of LLVM's codegen
-(tcl::optimizeForCpu), those tiles ran 16-70x slower than their
+(tcl::optimizeForCpu), those tiles ran 6-32x slower than their
 power-of-two neighbours; this benchmark shows where each width stands. Every
 schedule is checked against naive loops; one that fails is reported and left
 out. Prints a table and writes JSON.

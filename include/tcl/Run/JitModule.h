@@ -38,8 +38,7 @@ llvm::FailureOr<EntrySignature> readEntrySignature(mlir::ModuleOp module,
 
 /// Optimizes `module` as JitModule compiles it: LLVM's O3 pipeline for
 /// `machine`, with every vector wider than `registerBits` split into
-/// register-sized pieces once the functions are simplified (see the .cpp
-/// for why). Tools that lower tcl's output with their own LLVM pipeline
+/// register-sized pieces after LLVM's vectorizers (see the .cpp for why). Tools that lower tcl's output with their own LLVM pipeline
 /// should do the same (opt: `scalarizer<min-bits=N;load-store>`).
 void optimizeForCpu(llvm::Module &module, llvm::TargetMachine *machine,
                     unsigned registerBits);
