@@ -155,6 +155,43 @@ TEST_F(TuningDatabaseTest, MeasuredAssignmentsArePerTargetAndMachine) {
   EXPECT_TRUE(there->empty());
 }
 
+TEST_F(TuningDatabaseTest, ReplacingStaleRecordsKeepsNewerOnesAndOtherSchedules) {
+  // Two stale records of a=1 (two machines), one of a=2, and a newer a=3.
+  RecordRow stale = record("a=1", "ok", 9e-3);
+  stale.createdAt = 100;
+  ASSERT_FALSE(bool(db->addRecord(stale)));
+  stale.machine = {"Other CPU", "skylake", 4};
+  ASSERT_FALSE(bool(db->addRecord(stale)));
+  RecordRow other = record("a=2", "ok", 5e-3);
+  other.createdAt = 150;
+  ASSERT_FALSE(bool(db->addRecord(other)));
+  RecordRow newer = record("a=3", "ok", 4e-3);
+  newer.createdAt = 300;
+  ASSERT_FALSE(bool(db->addRecord(newer)));
+
+  auto before = db->staleAssignments("k1", "x86_64:x86-64-v3:1t", 200);
+  ASSERT_TRUE(bool(before));
+  EXPECT_EQ(*before, (std::vector<std::string>{"a=1", "a=2"}));
+
+  RecordRow fresh = record("a=1", "ok", 3e-3);
+  fresh.createdAt = 400;
+  ASSERT_FALSE(bool(db->replaceStaleRecords(fresh, 200)));
+  auto after = db->staleAssignments("k1", "x86_64:x86-64-v3:1t", 200);
+  ASSERT_TRUE(bool(after));
+  EXPECT_EQ(*after, (std::vector<std::string>{"a=2"}));
+  auto records = db->records("k1");
+  ASSERT_TRUE(bool(records));
+  std::vector<std::pair<std::string, int64_t>> kept;
+  for (const RecordRow &row : *records)
+    kept.push_back({row.assignment, row.createdAt});
+  EXPECT_EQ(kept, (std::vector<std::pair<std::string, int64_t>>{
+                      {"a=2", 150}, {"a=3", 300}, {"a=1", 400}}));
+  // Another target's records of the same schedule are not stale here.
+  EXPECT_TRUE(llvm::cantFail(
+                  db->staleAssignments("k1", "x86_64:x86-64-v2:1t", 200))
+                  .empty());
+}
+
 TEST(TuningDatabase, RefusesAFileThatIsNotADatabase) {
   llvm::SmallString<128> file;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("tcl-not-db", "db", file));

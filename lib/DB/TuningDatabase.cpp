@@ -183,6 +183,24 @@ llvm::Error TuningDatabase::addRecord(const RecordRow &record) {
   return sqlite::transaction(*db, [&] { return insertRecord(record); });
 }
 
+llvm::Error TuningDatabase::replaceStaleRecords(const RecordRow &record,
+                                               int64_t before) {
+  return sqlite::transaction(*db, [&]() -> llvm::Error {
+    if (llvm::Error error = insertRecord(record))
+      return error;
+    auto remove = db->prepare(
+        "DELETE FROM records WHERE created_at < ? AND target_id = (SELECT id "
+        "FROM targets WHERE name = ?) AND schedule_id = (SELECT s.id FROM "
+        "schedules s JOIN tasks t ON t.id = s.task_id WHERE t.key = ? AND "
+        "s.assignment = ?)");
+    if (!remove)
+      return remove.takeError();
+    remove->bind(1, before).bind(2, record.target).bind(3, record.taskKey)
+        .bind(4, record.assignment);
+    return remove->run();
+  });
+}
+
 llvm::Error TuningDatabase::insertRecord(const RecordRow &record) {
   llvm::Expected<int64_t> task = taskId(record.taskKey);
   if (!task)
@@ -371,6 +389,26 @@ static llvm::Error forEachRow(Statement &statement,
     if (llvm::Error error = each(statement))
       return error;
   }
+}
+
+llvm::Expected<std::vector<std::string>>
+TuningDatabase::staleAssignments(llvm::StringRef taskKey,
+                                 llvm::StringRef target, int64_t before) {
+  auto query = db->prepare(
+      "SELECT s.assignment FROM records r JOIN schedules s ON s.id = "
+      "r.schedule_id JOIN tasks t ON t.id = s.task_id JOIN targets g ON g.id "
+      "= r.target_id WHERE t.key = ? AND g.name = ? AND r.created_at < ? "
+      "GROUP BY s.id ORDER BY MIN(r.id)");
+  if (!query)
+    return query.takeError();
+  query->bind(1, taskKey).bind(2, target).bind(3, before);
+  std::vector<std::string> assignments;
+  if (llvm::Error error = forEachRow(*query, [&](Statement &s) {
+        assignments.push_back(s.text(0));
+        return llvm::Error::success();
+      }))
+    return std::move(error);
+  return assignments;
 }
 
 llvm::Expected<std::vector<RecordRow>>

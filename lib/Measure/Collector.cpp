@@ -21,6 +21,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
+#include <ctime>
 #include <csignal>
 #include <limits>
 #include <map>
@@ -70,6 +71,32 @@ loadTasks(const CollectionOptions &options, MLIRContext &context,
   return list.tasks();
 }
 
+/// The tasks named by `keys` (every task when empty) as the database holds
+/// them; an unknown key is an error.
+llvm::Expected<std::vector<CollectedTask>>
+loadStoredTasks(TuningDatabase &db, llvm::ArrayRef<std::string> keys) {
+  llvm::Expected<std::vector<TaskRow>> rows = db.tasks();
+  if (!rows)
+    return rows.takeError();
+  std::map<std::string, const TaskRow *> byKey;
+  for (const TaskRow &row : *rows)
+    byKey[row.key] = &row;
+  std::vector<CollectedTask> tasks;
+  auto add = [&](const TaskRow &row) {
+    tasks.push_back({row.key, row.kind, row.flops, row.payload, row.networks});
+  };
+  if (keys.empty())
+    for (const TaskRow &row : *rows)
+      add(row);
+  for (const std::string &key : keys) {
+    auto found = byKey.find(key);
+    if (found == byKey.end())
+      return makeError("no task '" + key + "' in the database");
+    add(*found->second);
+  }
+  return tasks;
+}
+
 /// Cores a worker's candidates use on a target with `threads` threads.
 std::vector<unsigned> coresFor(unsigned worker, unsigned threads,
                                llvm::ArrayRef<unsigned> allowed) {
@@ -108,6 +135,12 @@ public:
     if (!opened)
       return opened.takeError();
     db = std::move(*opened);
+    if (options.remeasure) {
+      for (size_t i = index; i < pairs.size(); i += options.workers)
+        if (llvm::Error error = remeasurePair(pairs[i]))
+          return error;
+      return llvm::Error::success();
+    }
     unsigned rounds = (options.schedulesPerTask + options.roundSize - 1) /
                       std::max(1u, options.roundSize);
     for (unsigned round = 1; round <= rounds; ++round) {
@@ -120,73 +153,137 @@ public:
   }
 
 private:
-  llvm::Error measurePair(const Pair &pair, unsigned quota) {
+  /// What measuring any schedule of a task on a target needs.
+  struct PreparedPair {
+    std::string targetName;
+    OwningOpRef<ModuleOp> payload;
+    /// The task's space: a Transform script with free knobs.
+    OwningOpRef<ModuleOp> script;
+    std::optional<Space> space;
+    std::unique_ptr<CandidateEvaluator> evaluator;
+  };
+
+  /// Parses the payload and builds the space and the evaluator.
+  llvm::Expected<PreparedPair> prepare(const Pair &pair) {
     const CollectedTask &task = tasks[pair.task];
     const TargetSpec &spec = options.targets[pair.target];
-    std::string targetName = spec.name();
+    PreparedPair prepared;
+    prepared.targetName = spec.name();
     llvm::Expected<CpuTarget> target = spec.resolve();
     if (!target)
       return target.takeError();
-    std::vector<unsigned> cores = coresFor(index, spec.threads, allowed);
-    // Before the quota check, so that rerunning a finished collection fills
-    // in the baselines a newer tcl-onednn can measure.
-    if (!options.onednnTool.empty())
-      if (llvm::Error error = measureBaseline(task, spec, *target, cores))
-        return error;
-
-    auto measured = db->measuredAssignments(task.key, targetName, machine);
-    if (!measured)
-      return measured.takeError();
-    if (measured->size() >= quota || exhausted.count({pair.task, pair.target}))
-      return llvm::Error::success();
 
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer(task.payload, task.key + ".mlir"),
         llvm::SMLoc());
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
-    OwningOpRef<ModuleOp> payload =
-        parseSourceFile<ModuleOp>(sourceMgr, context.get());
-    if (!payload)
+    prepared.payload = parseSourceFile<ModuleOp>(sourceMgr, context.get());
+    if (!prepared.payload)
       return makeError("task " + task.key + ": the payload does not parse");
-    OwningOpRef<ModuleOp> annotated = payload->clone();
+    OwningOpRef<ModuleOp> annotated = prepared.payload->clone();
     auto script = buildCpuSpace(*annotated, *target);
     if (failed(script))
       return makeError("task " + task.key + ": cannot build its space");
-    FailureOr<Space> space = Space::fromScript(**script);
+    prepared.script = std::move(*script);
+    FailureOr<Space> space = Space::fromScript(*prepared.script);
     if (failed(space))
       return makeError("task " + task.key + ": cannot read its space");
-    uint64_t legal = space->countLegal(options.schedulesPerTask);
+    prepared.space = std::move(*space);
 
     EvaluationOptions evaluation = options.evaluation;
     evaluation.cpu = spec.cpu;
     evaluation.features = spec.features;
     evaluation.threads = spec.threads;
-    evaluation.cores = cores;
+    evaluation.cores = coresFor(index, spec.threads, allowed);
     evaluation.check = true;
-    auto evaluator = CandidateEvaluator::create(*payload, evaluation);
+    auto evaluator = CandidateEvaluator::create(*prepared.payload, evaluation);
     if (failed(evaluator))
       return makeError("task " + task.key + ": cannot compute its reference");
+    prepared.evaluator = std::move(*evaluator);
+    return std::move(prepared);
+  }
 
+  /// Measures `assignment` and returns its record.
+  RecordRow measure(const Pair &pair, PreparedPair &prepared,
+                    const Assignment &assignment) {
+    OwningOpRef<ModuleOp> schedule = prepared.script->clone();
+    prepared.space->concretize(*schedule, assignment);
+    CandidateResult result = prepared.evaluator->evaluate(*schedule);
+    return makeRecord(tasks[pair.task].key, prepared.targetName, machine,
+                      prepared.space->format(assignment), *schedule, result);
+  }
+
+  llvm::Error measurePair(const Pair &pair, unsigned quota) {
+    const CollectedTask &task = tasks[pair.task];
+    std::string targetName = options.targets[pair.target].name();
+    // Before the quota check, so that rerunning a finished collection fills
+    // in the baselines a newer tcl-onednn can measure.
+    if (llvm::Error error = measureBaseline(pair))
+      return error;
+    auto measured = db->measuredAssignments(task.key, targetName, machine);
+    if (!measured)
+      return measured.takeError();
+    if (measured->size() >= quota || exhausted.count({pair.task, pair.target}))
+      return llvm::Error::success();
+
+    llvm::Expected<PreparedPair> prepared = prepare(pair);
+    if (!prepared)
+      return prepared.takeError();
+    uint64_t legal = prepared->space->countLegal(options.schedulesPerTask);
     std::vector<std::string> seen = std::move(*measured);
     std::set<std::string> seenSet(seen.begin(), seen.end());
     uint64_t pairSeed = llvm::hash_combine(options.seed, task.key, targetName);
     while (seen.size() < std::min<uint64_t>(quota, legal)) {
-      std::optional<Assignment> pick = pickDiverse(*space, seen, seenSet, pairSeed);
+      std::optional<Assignment> pick =
+          pickDiverse(*prepared->space, seen, seenSet, pairSeed);
       if (!pick) {
         exhausted.insert({pair.task, pair.target});
         break;
       }
-      OwningOpRef<ModuleOp> schedule = (*script)->clone();
-      space->concretize(*schedule, *pick);
-      std::string assignment = space->format(*pick);
-      CandidateResult result = (*evaluator)->evaluate(*schedule);
-      RecordRow record = makeRecord(task.key, targetName, machine, assignment,
-                                    *schedule, result);
+      RecordRow record = measure(pair, *prepared, *pick);
       if (llvm::Error error = db->addRecord(record))
         return error;
-      seen.push_back(assignment);
-      seenSet.insert(assignment);
+      seen.push_back(record.assignment);
+      seenSet.insert(record.assignment);
+    }
+    return llvm::Error::success();
+  }
+
+  /// Measures the stale schedules of a task on a target again, each record
+  /// replacing the stale ones. A schedule the task's space no longer admits
+  /// keeps its records, and is reported.
+  llvm::Error remeasurePair(const Pair &pair) {
+    const CollectedTask &task = tasks[pair.task];
+    std::string targetName = options.targets[pair.target].name();
+    auto stale =
+        db->staleAssignments(task.key, targetName, options.remeasure->before);
+    if (!stale)
+      return stale.takeError();
+    if (stale->empty())
+      return llvm::Error::success();
+    // This machine's baseline, for the records it is about to make.
+    if (llvm::Error error = measureBaseline(pair))
+      return error;
+    llvm::Expected<PreparedPair> prepared = prepare(pair);
+    if (!prepared)
+      return prepared.takeError();
+    for (const std::string &text : *stale) {
+      llvm::SmallVector<llvm::StringRef> parts = items(text);
+      std::vector<std::string> knobs(parts.begin(), parts.end());
+      FailureOr<Assignment> assignment = prepared->space->parseAssignment(
+          knobs, std::nullopt, [&] {
+            return prepared->script->emitError()
+                   << "task " << task.key << " on " << targetName
+                   << ": cannot re-measure '" << text
+                   << "', its records are kept: ";
+          });
+      if (failed(assignment))
+        continue;
+      RecordRow record = measure(pair, *prepared, *assignment);
+      if (llvm::Error error =
+              db->replaceStaleRecords(record, options.remeasure->before))
+        return error;
     }
     return llvm::Error::success();
   }
@@ -223,9 +320,16 @@ private:
     return best;
   }
 
-  llvm::Error measureBaseline(const CollectedTask &task, const TargetSpec &spec,
-                              const CpuTarget &target,
-                              llvm::ArrayRef<unsigned> cores) {
+  /// Measures the oneDNN baseline of a pair on this machine when it is
+  /// missing (and a tcl-onednn was given).
+  llvm::Error measureBaseline(const Pair &pair) {
+    if (options.onednnTool.empty())
+      return llvm::Error::success();
+    const CollectedTask &task = tasks[pair.task];
+    const TargetSpec &spec = options.targets[pair.target];
+    llvm::Expected<CpuTarget> target = spec.resolve();
+    if (!target)
+      return target.takeError();
     std::optional<TaskKind> kind = symbolizeTaskKind(task.kind);
     if (!kind || !hasOnednnBaseline(*kind))
       return llvm::Error::success();
@@ -235,7 +339,8 @@ private:
     if (*present)
       return llvm::Error::success();
     BaselineRow baseline = measureOnednnBaseline(
-        options.onednnTool, task.payload, target, cores);
+        options.onednnTool, task.payload, *target,
+        coresFor(index, spec.threads, allowed));
     baseline.taskKey = task.key;
     baseline.target = spec.name();
     baseline.machine = machine;
@@ -261,46 +366,75 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
     return makeError("no targets to collect for");
   if (options.workers == 0)
     return makeError("at least one worker is needed");
-  std::unique_ptr<MLIRContext> context = createContext();
-  llvm::Expected<std::vector<CollectedTask>> tasks =
-      loadTasks(options, *context, log);
-  if (!tasks)
-    return tasks.takeError();
-  context.reset();
-
   auto db = TuningDatabase::open(options.database);
   if (!db)
     return db.takeError();
   MachineInfo machine = currentMachine();
-  std::vector<Pair> pairs;
-  int64_t alreadyMeasured = 0;
-  if (llvm::Error error = storeTasks(**db, *tasks))
-    return std::move(error);
+  auto loadAllTasks = [&]() -> llvm::Expected<std::vector<CollectedTask>> {
+    if (options.remeasure) {
+      if (options.remeasure->before > int64_t(std::time(nullptr)))
+        return makeError("the stale records' cutoff is in the future: the "
+                         "new records would count as stale");
+      return loadStoredTasks(**db, options.remeasure->taskKeys);
+    }
+    std::unique_ptr<MLIRContext> context = createContext();
+    llvm::Expected<std::vector<CollectedTask>> loaded =
+        loadTasks(options, *context, log);
+    if (!loaded)
+      return loaded.takeError();
+    if (llvm::Error error = storeTasks(**db, *loaded))
+      return std::move(error);
+    return loaded;
+  };
+  llvm::Expected<std::vector<CollectedTask>> tasks = loadAllTasks();
+  if (!tasks)
+    return tasks.takeError();
   for (const TargetSpec &spec : options.targets)
     if (llvm::Error error = (*db)->addTarget(
             {spec.name(), spec.cpu, spec.features, spec.threads}))
       return std::move(error);
+
   // Targets interleaved, so that every target progresses from the start.
+  std::vector<Pair> pairs;
+  int64_t alreadyMeasured = 0, wanted = 0;
   for (size_t task = 0; task < tasks->size(); ++task)
     for (size_t target = 0; target < options.targets.size(); ++target) {
+      const std::string &key = (*tasks)[task].key;
+      std::string targetName = options.targets[target].name();
+      if (options.remeasure) {
+        auto stale = (*db)->staleAssignments(key, targetName,
+                                             options.remeasure->before);
+        if (!stale)
+          return stale.takeError();
+        if (stale->empty())
+          continue;
+        pairs.push_back({task, target});
+        wanted += stale->size();
+        continue;
+      }
       pairs.push_back({task, target});
-      auto measured = (*db)->measuredAssignments(
-          (*tasks)[task].key, options.targets[target].name(), machine);
+      auto measured = (*db)->measuredAssignments(key, targetName, machine);
       if (!measured)
         return measured.takeError();
       alreadyMeasured +=
           std::min<int64_t>(measured->size(), options.schedulesPerTask);
+      wanted += options.schedulesPerTask;
     }
-  int64_t wanted = int64_t(pairs.size()) * options.schedulesPerTask;
   llvm::Expected<int64_t> startId = (*db)->lastRecordId();
   if (!startId)
     return startId.takeError();
-  log << llvm::formatv("tcl-collect: {0} tasks x {1} targets = {2} pairs, up "
-                       "to {3} schedules each; {4} already measured; {5} "
-                       "worker(s) on {6}\n",
-                       tasks->size(), options.targets.size(), pairs.size(),
-                       options.schedulesPerTask, alreadyMeasured,
-                       options.workers, machine.label());
+  if (options.remeasure)
+    log << llvm::formatv("tcl-collect: re-measuring {0} stale schedules of "
+                         "{1} (task, target) pairs; {2} worker(s) on {3}\n",
+                         wanted, pairs.size(), options.workers,
+                         machine.label());
+  else
+    log << llvm::formatv("tcl-collect: {0} tasks x {1} targets = {2} pairs, "
+                         "up to {3} schedules each; {4} already measured; {5} "
+                         "worker(s) on {6}\n",
+                         tasks->size(), options.targets.size(), pairs.size(),
+                         options.schedulesPerTask, alreadyMeasured,
+                         options.workers, machine.label());
   log.flush();
 
   auto start = std::chrono::steady_clock::now();

@@ -5,6 +5,10 @@
 // (and oneDNN baselines) to a tuning database. Run the same command again
 // to resume a killed collection or to extend it (--schedules-per-task).
 //
+// With --remeasure-before, measures again what the database already holds
+// (after a change to code generation), replacing the stale records; the
+// same command resumes it too.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tcl/Measure/Collector.h"
@@ -19,11 +23,13 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <ctime>
+
 using namespace tcl;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("tcl-collect options");
-static cl::list<std::string> models(cl::Positional, cl::OneOrMore,
+static cl::list<std::string> models(cl::Positional, cl::ZeroOrMore,
                                     cl::desc("<model.mlir>..."),
                                     cl::cat(category));
 static cl::opt<std::string> database("db", cl::desc("Tuning database (created if missing)"),
@@ -71,7 +77,33 @@ static cl::opt<std::string> injectFault(
     cl::desc("Break every candidate on purpose: crash, hang or wrong-result "
              "(tests of the measuring side)"),
     cl::init("none"), cl::Hidden, cl::cat(category));
+static cl::opt<std::string> remeasureBefore(
+    "remeasure-before",
+    cl::desc("Measure again, on this machine, the schedules whose records "
+             "were created before this time (YYYY-MM-DD[THH:MM[:SS]] UTC, or "
+             "seconds since the epoch), replacing those records, instead of "
+             "drawing new ones; the tasks come from the database"),
+    cl::init(""), cl::cat(category));
+static cl::list<std::string>
+    taskKeys("tasks", cl::CommaSeparated,
+             cl::desc("With --remeasure-before: only these tasks (keys)"),
+             cl::cat(category));
 static MeasurementOptions measurement(category);
+
+/// Seconds since the epoch of a UTC date, date and time, or a plain number.
+static std::optional<int64_t> parseTime(llvm::StringRef text) {
+  int64_t seconds = 0;
+  if (!text.getAsInteger(10, seconds))
+    return seconds;
+  for (const char *format : {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"}) {
+    std::tm parsed = {};
+    std::string owned = text.str();
+    const char *end = strptime(owned.c_str(), format, &parsed);
+    if (end && *end == '\0')
+      return int64_t(timegm(&parsed));
+  }
+  return std::nullopt;
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -81,6 +113,34 @@ int main(int argc, char **argv) {
                               "tcl-collect: measure a dataset of schedules\n");
 
   CollectionOptions options;
+  if (!remeasureBefore.empty()) {
+    std::optional<int64_t> before = parseTime(remeasureBefore);
+    if (!before) {
+      llvm::errs() << "tcl-collect: --remeasure-before '" << remeasureBefore
+                   << "' is not YYYY-MM-DD[THH:MM[:SS]] or seconds since the "
+                      "epoch\n";
+      return 1;
+    }
+    if (!models.empty()) {
+      llvm::errs() << "tcl-collect: --remeasure-before takes its tasks from "
+                      "the database, not from model files (select them "
+                      "with --tasks)\n";
+      return 1;
+    }
+    if (!llvm::sys::fs::exists(database)) {
+      llvm::errs() << "tcl-collect: no database '" << database
+                   << "' to re-measure\n";
+      return 1;
+    }
+    options.remeasure = RemeasureOptions{*before, {taskKeys.begin(), taskKeys.end()}};
+  } else if (models.empty()) {
+    llvm::errs() << "tcl-collect: no model files (or --remeasure-before)\n";
+    return 1;
+  } else if (!taskKeys.empty()) {
+    llvm::errs() << "tcl-collect: --tasks selects tasks to re-measure; it "
+                    "needs --remeasure-before\n";
+    return 1;
+  }
   options.models.assign(models.begin(), models.end());
   for (const std::string &path : options.models)
     if (!llvm::sys::fs::exists(path)) {

@@ -125,6 +125,11 @@ public:
 
   /// Appends one record in its own transaction.
   llvm::Error addRecord(const RecordRow &record);
+  /// Appends `record` and, in the same transaction, deletes the records of
+  /// its schedule on its target that were created before `before` (seconds
+  /// since the epoch), on any machine: a measurement that replaces stale ones
+  /// never coexists with them, and a killed re-measurement loses nothing.
+  llvm::Error replaceStaleRecords(const RecordRow &record, int64_t before);
   /// Adds or replaces the baseline of (task, target, machine, library).
   llvm::Error addBaseline(const BaselineRow &baseline);
 
@@ -133,6 +138,12 @@ public:
   llvm::Expected<std::vector<std::string>>
   measuredAssignments(llvm::StringRef taskKey, llvm::StringRef target,
                       const MachineInfo &machine);
+  /// Assignments of a task with a record on `target` created before `before`
+  /// (any machine, any status), each once, in first-measured order: what a
+  /// re-measurement still has to measure.
+  llvm::Expected<std::vector<std::string>>
+  staleAssignments(llvm::StringRef taskKey, llvm::StringRef target,
+                   int64_t before);
   llvm::Expected<bool> hasBaseline(llvm::StringRef taskKey,
                                    llvm::StringRef target,
                                    const MachineInfo &machine,

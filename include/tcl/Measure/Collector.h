@@ -10,6 +10,12 @@
 // Collection is resumable: what is measured is read back from the database,
 // and a restarted collection continues where the killed one stopped.
 //
+// Re-measurement is the other mode: when a change to code generation makes
+// earlier measurements stale, the schedules the database already holds are
+// measured again on this machine, and each new record replaces the stale
+// ones of its schedule and target. Whole tasks are re-measured, because
+// latencies compare only within one task on one machine.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TCL_MEASURE_COLLECTOR_H
@@ -21,13 +27,24 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tcl {
 
+/// Measure again instead of drawing new schedules.
+struct RemeasureOptions {
+  /// Records created before this time (seconds since the epoch) are stale.
+  int64_t before = 0;
+  /// Keys of the tasks to re-measure; every task with stale records when
+  /// empty.
+  std::vector<std::string> taskKeys;
+};
+
 struct CollectionOptions {
   /// Model files; each file's stem names its network ("resnet50.mlir").
+  /// Unused when re-measuring: the tasks come from the database.
   std::vector<std::string> models;
   std::vector<TargetSpec> targets;
   std::string database;
@@ -51,6 +68,9 @@ struct CollectionOptions {
   EvaluationOptions evaluation;
   /// Progress bar on stderr; a line every 30 s when stderr is not a tty.
   bool progress = true;
+  /// Set: re-measure stale records instead of drawing (schedulesPerTask,
+  /// roundSize, diversityDraws and seed are then unused).
+  std::optional<RemeasureOptions> remeasure;
 };
 
 struct CollectionReport {
