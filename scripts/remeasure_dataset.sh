@@ -17,9 +17,9 @@
 #
 # The register-tile fix of 2026-12-02T08:54 UTC (vectors wider than a register are
 # split before instruction selection) made stale the tasks with register
-# tiles 3 or 6 vectors wide; scripts/wide_register_tile_tasks.py lists them:
+# tiles 3 or 6 vectors wide; scripts/stale_register_tiles.py lists them:
 #   scripts/remeasure_dataset.sh data/cpu-dataset.jsonl.xz x86_64:x86-64-v3:1t \
-#     2026-12-02T08:54 $(scripts/wide_register_tile_tasks.py data/cpu-dataset.jsonl.xz \
+#     2026-12-02T08:54 $(scripts/stale_register_tiles.py tasks data/cpu-dataset.jsonl.xz \
 #     x86_64:x86-64-v3:1t --lanes=8)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
