@@ -16,6 +16,11 @@
 #   TCL_DATASET_TARGETS=x86_64:znver5:1t TCL_DATASET_SCHEDULES=40 \
 #   TCL_DATASET_ROUND=10 TCL_DATASET_OUT=data/cpu-dataset-znver5.jsonl.xz \
 #   scripts/collect_dataset.sh build/dataset-znver5.db
+# Both predate the register-tile fix of 2026-12-02. The Zen 3 dataset's
+# stale tasks were measured again (on Zen 2) with scripts/remeasure_dataset.sh;
+# the Zen 5 dataset's stale records were dropped with
+#   scripts/stale_register_tiles.py drop data/cpu-dataset-znver5.jsonl.xz \
+#     x86_64:znver5:1t --lanes=16
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 
