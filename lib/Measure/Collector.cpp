@@ -21,8 +21,8 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
-#include <ctime>
 #include <csignal>
+#include <ctime>
 #include <limits>
 #include <map>
 #include <set>
