@@ -514,7 +514,11 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
   result.seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-  result.tasks = tasks->size();
+  std::set<size_t> pairedTasks;
+  for (const Pair &pair : pairs)
+    pairedTasks.insert(pair.task);
+  // Re-measuring pairs only the tasks with stale records.
+  result.tasks = pairedTasks.size();
   result.pairs = pairs.size();
   llvm::Expected<int64_t> measured = (*db)->countRecordsAfter(*startId, false);
   llvm::Expected<int64_t> valid = (*db)->countRecordsAfter(*startId, true);

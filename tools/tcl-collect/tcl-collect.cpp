@@ -95,9 +95,9 @@ static std::optional<int64_t> parseTime(llvm::StringRef text) {
   int64_t seconds = 0;
   if (!text.getAsInteger(10, seconds))
     return seconds;
+  std::string owned = text.str();
   for (const char *format : {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"}) {
     std::tm parsed = {};
-    std::string owned = text.str();
     const char *end = strptime(owned.c_str(), format, &parsed);
     if (end && *end == '\0')
       return int64_t(timegm(&parsed));
