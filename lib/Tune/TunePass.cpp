@@ -57,6 +57,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.target = target;
     options.trials = trials;
     options.batchSize = batchSize;
+    options.firstBatchSize = firstBatchSize;
     options.database = database;
     options.model = model;
     options.sampler = sampler;

@@ -157,6 +157,8 @@ llvm::Error Tuner::setUp(ModuleOp module) {
                                     : options.model;
   if (options.batchSize == 0)
     return makeError("the batch size must be at least 1");
+  if (options.firstBatchSize == 0)
+    return makeError("the first batch size must be at least 1");
   if (options.sampler != "rdu" && options.sampler != "topk")
     return makeError("unknown sampler '" + options.sampler +
                      "' (expected rdu or topk)");
@@ -295,7 +297,10 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count) {
              std::max(modelCount, modelCount * options.poolFactor),
              options.evolution, random);
 
-  if (options.sampler == "topk" || pool.size() <= modelCount) {
+  // A task's first round exploits the model: nothing of it is measured yet
+  // for the sampler's diversity or the online update to work from.
+  if (options.sampler == "topk" || task.measured.empty() ||
+      pool.size() <= modelCount) {
     for (const ScoredSchedule &candidate : pool) {
       if (batch.size() == modelCount)
         break;
@@ -423,8 +428,9 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
     if (llvm::Error error = measureBaselines(task))
       return std::move(error);
   }
-  std::vector<Assignment> batch =
-      pickBatch(task, std::min(budget, options.batchSize));
+  unsigned size =
+      task.measured.empty() ? options.firstBatchSize : options.batchSize;
+  std::vector<Assignment> batch = pickBatch(task, std::min(budget, size));
   if (batch.empty()) {
     task.exhausted = true;
     return 0;

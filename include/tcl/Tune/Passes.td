@@ -32,6 +32,9 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "the database holds)">,
     Option<"batchSize", "batch", "unsigned", /*default=*/"16",
            "Candidates measured per round">,
+    Option<"firstBatchSize", "first-batch", "unsigned", /*default=*/"4",
+           "Candidates measured in a task's first round (the model's "
+           "best-scored ones, whatever the sampler)">,
     Option<"database", "db", "std::string", /*default=*/"\"tcl-tuning.db\"",
            "Tuning database (SQLite; created if missing)">,
     Option<"model", "model", "std::string", /*default=*/"\"\"",

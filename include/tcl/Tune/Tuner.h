@@ -6,7 +6,8 @@
 //
 // Tuning runs in rounds. The task scheduler picks a task; evolutionary
 // search proposes candidates scored by the cost model; the sampler (RDU,
-// or the model's top-k for the comparators) picks a batch; the batch is
+// or the model's top-k for the comparators) picks a batch (a task's first,
+// smaller batch is the model's top-k whatever the sampler); the batch is
 // built and measured in isolated processes and every outcome is stored in
 // the tuning database; the cost model is updated on what this run measured.
 // A run stopped at any point resumes from the database: rerunning it
@@ -51,6 +52,13 @@ struct TuneOptions {
   unsigned trials = 1000;
   /// Candidates measured per round.
   unsigned batchSize = 16;
+  /// Candidates measured in a task's first round: the model's best-scored
+  /// ones, whatever the sampler. Every task needs a measurement before the
+  /// task scheduler can weigh it, and with a pre-trained model a few top
+  /// picks already land near a task's best, so a small first round brings
+  /// the whole network within reach of its tuned time in a few trials per
+  /// task; the full batches then go where the scheduler sees most gain.
+  unsigned firstBatchSize = 4;
   /// The tuning database (SQLite); created if missing.
   std::string database = "tcl-tuning.db";
   /// A cost model file; empty: CostModel::defaultPath, the model distilled
