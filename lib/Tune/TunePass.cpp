@@ -61,6 +61,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.database = database;
     options.model = model;
     options.sampler = sampler;
+    options.poolFactor = poolFactor;
     options.rdu.representativeness = representativeness;
     options.rdu.diversity = diversity;
     options.rdu.uncertainty = uncertainty;

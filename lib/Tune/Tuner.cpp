@@ -159,6 +159,8 @@ llvm::Error Tuner::setUp(ModuleOp module) {
     return makeError("the batch size must be at least 1");
   if (options.firstBatchSize == 0)
     return makeError("the first batch size must be at least 1");
+  if (options.poolFactor == 0)
+    return makeError("the pool factor must be at least 1");
   if (options.sampler != "rdu" && options.sampler != "topk")
     return makeError("unknown sampler '" + options.sampler +
                      "' (expected rdu or topk)");
