@@ -44,7 +44,7 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"sampler", "sampler", "std::string", /*default=*/"\"rdu\"",
            "rdu (representativeness, diversity, uncertainty) or topk (the "
            "model's best-scored candidates)">,
-    Option<"poolFactor", "pool-factor", "unsigned", /*default=*/"8",
+    Option<"poolFactor", "pool-factor", "unsigned", /*default=*/"2",
            "The search hands the sampler batch x pool-factor of its "
            "best-scored candidates to pick from">,
     Option<"representativeness", "rdu-r", "double", /*default=*/"1.0",

@@ -72,8 +72,12 @@ struct TuneOptions {
   std::string sampler = "rdu";
   RduOptions rdu;
   EvolutionOptions evolution;
-  /// The search hands the sampler batchSize x poolFactor candidates.
-  unsigned poolFactor = 8;
+  /// The search hands the sampler batchSize x poolFactor of its
+  /// best-scored candidates. RDU spreads its picks over the whole pool, so a
+  /// wide pool trades predicted speed for coverage: with a pool of 8 batches
+  /// the tuner reached a worse ResNet-50 than with the model's top-k, with 2
+  /// a better one than TenSet-MLP's (docs/results/tuning.md).
+  unsigned poolFactor = 2;
   /// Share of each batch drawn uniformly from the space (Ansor's
   /// epsilon-greedy), so a wrong model cannot starve the search.
   double randomShare = 0.1;
