@@ -54,10 +54,10 @@ struct TuneOptions {
   unsigned batchSize = 16;
   /// Candidates measured in a task's first round: the model's best-scored
   /// ones, whatever the sampler. Every task needs a measurement before the
-  /// task scheduler can weigh it, and with a pre-trained model a few top
-  /// picks already land near a task's best, so a small first round brings
-  /// the whole network within reach of its tuned time in a few trials per
-  /// task; the full batches then go where the scheduler sees most gain.
+  /// task scheduler can weigh it, and a pre-trained model's first few picks
+  /// are its most likely good ones, so a small first round gives the whole
+  /// network a schedule per task early; the full batches then go where the
+  /// scheduler sees most gain.
   unsigned firstBatchSize = 4;
   /// The tuning database (SQLite); created if missing.
   std::string database = "tcl-tuning.db";
