@@ -31,7 +31,9 @@ occurrences x best latency) after each round, as curves against trials and
 wall time (PNG); the trials and the wall time each method needs to reach the
 TenSet-MLP tuner's final estimated time, as ratios to TenSet-MLP's; the final
 end-to-end latency of each method beside the default schedule's and oneDNN's
-per-op sum. Medians over repetitions. Prints a table and writes JSON.
+per-op sum; and the final estimate over oneDNN's per-op sum measured in the
+same run ("vs oneDNN"), which the machine's drift between runs cancels out of.
+Medians over repetitions. Prints a table and writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
@@ -41,6 +43,7 @@ per-op sum. Medians over repetitions. Prints a table and writes JSON.
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -130,6 +133,27 @@ def curve(rounds):
     return points
 
 
+def relative_to_onednn(db):
+    """Sum over tasks of occurrences x best latency, over the same sum of
+    oneDNN's latencies, both measured in the run that wrote `db` (tasks
+    without a oneDNN figure left out). Runs minutes apart on a shared
+    machine see its speed drift by tens of percent; this ratio does not."""
+    if not os.path.exists(db):
+        return None
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            """select tn.occurrences, b.median_s,
+                      (select min(r.median_s) from records r join schedules s
+                         on r.schedule_id = s.id
+                       where s.task_id = t.id and r.status = 'ok')
+               from tasks t join task_networks tn on tn.task_id = t.id
+                            join baselines b on b.task_id = t.id
+               where b.library = 'onednn' and b.median_s > 0""").fetchall()
+    tuned = sum(count * best for count, _, best in rows if best)
+    onednn = sum(count * vendor for count, vendor, best in rows if best)
+    return tuned / onednn if onednn else None
+
+
 def first_reaching(points, target, index):
     """Trials (index 0) or seconds (index 1) when the estimate of the whole
     network first is <= target."""
@@ -198,7 +222,8 @@ def main():
                          "--tcl-tune=" + " ".join(options), "-o", os.devnull])
                     rounds, final = read_history(history)
                 results[name] = {"network": network, "method": method, "rep": rep,
-                                 "curve": curve(rounds), "final": final}
+                                 "curve": curve(rounds), "final": final,
+                                 "vs_onednn": relative_to_onednn(db)}
 
     report = {"target": args.target, "trials": args.trials, "reps": args.reps,
               "new_target_fraction": args.new_target_fraction,
@@ -223,8 +248,10 @@ def main():
                           if r["final"] and r["final"].get("end_to_end_tuned_s")]
             defaults = [r["final"].get("end_to_end_default_s") for r in runs[method]
                         if r["final"] and r["final"].get("end_to_end_default_s")]
+            vs_onednn = [r["vs_onednn"] for r in runs[method] if r["vs_onednn"]]
             rows.append({"method": method, "runs": len(runs[method]),
                          "final_estimated_s": finals[method],
+                         "final_vs_onednn": median(vs_onednn),
                          "trials_to_mlp_final": median(reached),
                          "runs_reaching": len(reached),
                          "seconds_to_mlp_final": median(reached_s),
@@ -248,13 +275,14 @@ def main():
         print()
         print("== %s: %d trials, %d repetitions, target %s (medians)"
               % (network, args.trials, args.reps, args.target))
-        print("%-13s %13s %14s %9s %13s %9s %13s %13s %9s" % (
-            "method", "final est.", "trials to MLP", "speedup", "seconds to", "speedup",
-            "end to end", "default", "MLP/this"))
+        print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %9s" % (
+            "method", "final est.", "vs oneDNN", "trials to MLP", "speedup", "seconds to",
+            "speedup", "end to end", "default", "MLP/this"))
         fmt = lambda v, f: (f % v) if v is not None else "-"
         for row in rows:
-            print("%-13s %13s %14s %9s %13s %9s %13s %13s %9s" % (
+            print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %9s" % (
                 row["method"], fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
+                fmt(row["final_vs_onednn"], "%.3f"),
                 fmt(row["trials_to_mlp_final"], "%d") + " (%d/%d)" % (row["runs_reaching"], row["runs"]),
                 fmt(row.get("trials_speedup_vs_mlp"), "%.2fx"),
                 fmt(row["seconds_to_mlp_final"], "%.0f s"),

@@ -74,9 +74,10 @@ struct TuneOptions {
   EvolutionOptions evolution;
   /// The search hands the sampler batchSize x poolFactor of its
   /// best-scored candidates. RDU spreads its picks over the whole pool, so a
-  /// wide pool trades predicted speed for coverage: with a pool of 8 batches
-  /// the tuner reached a worse ResNet-50 than with the model's top-k, with 2
-  /// a better one than TenSet-MLP's (docs/results/tuning.md).
+  /// wide pool trades predicted speed for coverage, which costs a task that
+  /// gets a few dozen trials its best schedule: with 8 batches the tuner
+  /// ended 5% further behind oneDNN on ResNet-50 than with 2
+  /// (docs/results/tuning.md).
   unsigned poolFactor = 2;
   /// Share of each batch drawn uniformly from the space (Ansor's
   /// epsilon-greedy), so a wrong model cannot starve the search.
