@@ -27,13 +27,15 @@ their databases (the work directory keeps them), so the benchmark can be
 spread over several sittings.
 
 Reported, per network: the estimated network time (sum over tasks of
-occurrences x best latency) after each round, as curves against trials and
-wall time (PNG); the trials and the wall time each method needs to reach the
-TenSet-MLP tuner's final estimated time, as ratios to TenSet-MLP's; the final
-end-to-end latency of each method beside the default schedule's and oneDNN's
-per-op sum; and the final estimate over oneDNN's per-op sum measured in the
-same run ("vs oneDNN"), which the machine's drift between runs cancels out of.
-Medians over repetitions. Prints a table and writes JSON.
+occurrences x best latency) after each round, over the sum of oneDNN's
+per-op latencies measured in the same run ("vs oneDNN"), as curves against
+trials and wall time (PNG). The machine's speed drifts by tens of percent
+between runs minutes apart; this ratio does not, so the comparisons are made
+in it: the trials and the wall time each method needs to reach the TenSet-MLP
+tuner's final "vs oneDNN", as ratios to TenSet-MLP's; the final estimate, in
+milliseconds and over oneDNN; the final end-to-end latency of each method
+beside the default schedule's. Medians over repetitions. Prints a table and
+writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
@@ -118,47 +120,45 @@ def read_history(path):
     return rounds, final
 
 
-def curve(rounds):
-    """(trials, cumulative seconds, estimated network seconds) per round,
-    from the first round at which every task of the run has a measurement:
-    before it, the tuner's estimate sums only the tasks measured so far and
-    would look better than any finished tuning."""
+def curve(rounds, onednn_s):
+    """(trials, cumulative seconds, estimated network seconds, that estimate
+    over `onednn_s`) per round, from the first round at which every task of
+    the run has a measurement: before it, the tuner's estimate sums only the
+    tasks measured so far and would look better than any finished tuning."""
     tasks = {entry["task"] for entry in rounds}
     points, seconds, seen = [], 0.0, set()
     for entry in rounds:
         seconds += entry["seconds"]
         seen.add(entry["task"])
         if len(seen) == len(tasks):
-            points.append((entry["trials"], seconds, entry["estimated_s"]))
+            estimate = entry["estimated_s"]
+            points.append((entry["trials"], seconds, estimate,
+                           estimate / onednn_s if onednn_s else None))
     return points
 
 
-def relative_to_onednn(db):
-    """Sum over tasks of occurrences x best latency, over the same sum of
-    oneDNN's latencies, both measured in the run that wrote `db` (tasks
-    without a oneDNN figure left out). Runs minutes apart on a shared
-    machine see its speed drift by tens of percent; this ratio does not."""
+def onednn_network_seconds(db):
+    """Sum over the network's tasks of occurrences x oneDNN's latency, as
+    measured in the run that wrote `db`. Runs minutes apart on a shared
+    machine see its speed drift by tens of percent; a run's estimates over
+    its own oneDNN sum do not, so curves and targets are compared in that
+    unit. Tasks without a oneDNN figure are left out of the sum; they are
+    the same tasks in every run of a network."""
     if not os.path.exists(db):
         return None
     with sqlite3.connect(db) as connection:
-        rows = connection.execute(
-            """select tn.occurrences, b.median_s,
-                      (select min(r.median_s) from records r join schedules s
-                         on r.schedule_id = s.id
-                       where s.task_id = t.id and r.status = 'ok')
-               from tasks t join task_networks tn on tn.task_id = t.id
-                            join baselines b on b.task_id = t.id
-               where b.library = 'onednn' and b.median_s > 0""").fetchall()
-    tuned = sum(count * best for count, _, best in rows if best)
-    onednn = sum(count * vendor for count, vendor, best in rows if best)
-    return tuned / onednn if onednn else None
+        (total,) = connection.execute(
+            """select sum(tn.occurrences * b.median_s)
+               from task_networks tn join baselines b on b.task_id = tn.task_id
+               where b.library = 'onednn' and b.median_s > 0""").fetchone()
+    return total
 
 
 def first_reaching(points, target, index):
-    """Trials (index 0) or seconds (index 1) when the estimate of the whole
-    network first is <= target."""
+    """Trials (index 0) or seconds (index 1) when the run's estimate over its
+    oneDNN sum first is <= target."""
     for point in points:
-        if point[2] <= target * (1 + 1e-9):
+        if point[3] is not None and point[3] <= target * (1 + 1e-9):
             return point[index]
     return None
 
@@ -222,8 +222,8 @@ def main():
                          "--tcl-tune=" + " ".join(options), "-o", os.devnull])
                     rounds, final = read_history(history)
                 results[name] = {"network": network, "method": method, "rep": rep,
-                                 "curve": curve(rounds), "final": final,
-                                 "vs_onednn": relative_to_onednn(db)}
+                                 "curve": curve(rounds, onednn_network_seconds(db)),
+                                 "final": final}
 
     report = {"target": args.target, "trials": args.trials, "reps": args.reps,
               "new_target_fraction": args.new_target_fraction,
@@ -235,7 +235,12 @@ def main():
         median = lambda values: statistics.median(values) if values else None
         finals = {m: median([r["curve"][-1][2] for r in runs[m] if r["curve"]])
                   for m in methods}
-        reference = finals.get("tenset-mlp")
+        # The target every method races to: TenSet-MLP's final estimate, in
+        # units of each run's own oneDNN sum.
+        vs_onednn = {m: [r["curve"][-1][3] for r in runs[m]
+                         if r["curve"] and r["curve"][-1][3] is not None]
+                     for m in methods}
+        reference = median(vs_onednn.get("tenset-mlp", []))
         rows = []
         for method in methods:
             trials_to = [first_reaching(r["curve"], reference, 0) for r in runs[method]] \
@@ -248,15 +253,20 @@ def main():
                           if r["final"] and r["final"].get("end_to_end_tuned_s")]
             defaults = [r["final"].get("end_to_end_default_s") for r in runs[method]
                         if r["final"] and r["final"].get("end_to_end_default_s")]
-            vs_onednn = [r["vs_onednn"] for r in runs[method] if r["vs_onednn"]]
+            # Tuned over default, both measured at the end of the same run.
+            over_default = [r["final"]["end_to_end_tuned_s"] / r["final"]["end_to_end_default_s"]
+                            for r in runs[method] if r["final"]
+                            and r["final"].get("end_to_end_tuned_s")
+                            and r["final"].get("end_to_end_default_s")]
             rows.append({"method": method, "runs": len(runs[method]),
                          "final_estimated_s": finals[method],
-                         "final_vs_onednn": median(vs_onednn),
+                         "final_vs_onednn": median(vs_onednn[method]),
                          "trials_to_mlp_final": median(reached),
                          "runs_reaching": len(reached),
                          "seconds_to_mlp_final": median(reached_s),
                          "end_to_end_tuned_s": median(end_to_end),
-                         "end_to_end_default_s": median(defaults)})
+                         "end_to_end_default_s": median(defaults),
+                         "end_to_end_tuned_over_default": median(over_default)})
         mlp_row = next((row for row in rows if row["method"] == "tenset-mlp"), None)
         for row in rows:
             if mlp_row and row["trials_to_mlp_final"] and mlp_row["trials_to_mlp_final"]:
@@ -265,9 +275,11 @@ def main():
             if mlp_row and row["seconds_to_mlp_final"] and mlp_row["seconds_to_mlp_final"]:
                 row["time_speedup_vs_mlp"] = (mlp_row["seconds_to_mlp_final"] /
                                               row["seconds_to_mlp_final"])
-            if mlp_row and row["end_to_end_tuned_s"] and mlp_row["end_to_end_tuned_s"]:
-                row["latency_ratio_mlp_over_method"] = (mlp_row["end_to_end_tuned_s"] /
-                                                        row["end_to_end_tuned_s"])
+            if mlp_row and row["end_to_end_tuned_over_default"] and \
+                    mlp_row["end_to_end_tuned_over_default"]:
+                row["latency_ratio_mlp_over_method"] = (
+                    mlp_row["end_to_end_tuned_over_default"] /
+                    row["end_to_end_tuned_over_default"])
         report["networks"][network] = {"rows": rows,
                                        "curves": {name: r["curve"] for name, r in results.items()
                                                   if r["network"] == network}}
@@ -275,12 +287,12 @@ def main():
         print()
         print("== %s: %d trials, %d repetitions, target %s (medians)"
               % (network, args.trials, args.reps, args.target))
-        print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %9s" % (
+        print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %11s %9s" % (
             "method", "final est.", "vs oneDNN", "trials to MLP", "speedup", "seconds to",
-            "speedup", "end to end", "default", "MLP/this"))
+            "speedup", "end to end", "default", "e2e/default", "MLP/this"))
         fmt = lambda v, f: (f % v) if v is not None else "-"
         for row in rows:
-            print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %9s" % (
+            print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %11s %9s" % (
                 row["method"], fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
                 fmt(row["final_vs_onednn"], "%.3f"),
                 fmt(row["trials_to_mlp_final"], "%d") + " (%d/%d)" % (row["runs_reaching"], row["runs"]),
@@ -289,6 +301,7 @@ def main():
                 fmt(row.get("time_speedup_vs_mlp"), "%.2fx"),
                 fmt(row["end_to_end_tuned_s"] and row["end_to_end_tuned_s"] * 1e3, "%.2f ms"),
                 fmt(row["end_to_end_default_s"] and row["end_to_end_default_s"] * 1e3, "%.2f ms"),
+                fmt(row["end_to_end_tuned_over_default"], "%.3f"),
                 fmt(row.get("latency_ratio_mlp_over_method"), "%.3f")))
 
     with open(args.out, "w") as f:
@@ -314,13 +327,14 @@ def plot(report, methods, directory, stem):
                       if name.rsplit("-", 1)[0] == "%s-%s" % (network, method) and c]
             for index, (axis, xlabel) in enumerate(zip(axes, ["trials", "wall time (s)"])):
                 for rep, points in enumerate(curves):
-                    axis.plot([p[index] for p in points], [p[2] * 1e3 for p in points],
+                    axis.plot([p[index] for p in points], [p[3] for p in points],
                               color="C%d" % methods.index(method), alpha=0.8,
                               label=method if rep == 0 else None)
                 axis.set_xlabel(xlabel)
-                axis.set_ylabel("estimated %s time (ms)" % network)
+                axis.set_ylabel("estimated %s time / oneDNN's" % network)
         axes[0].legend()
-        figure.suptitle("%s, target %s: best estimated network time while tuning"
+        figure.suptitle("%s, target %s: best estimated network time while tuning,\n"
+                        "over the sum of oneDNN's per-op times measured in the same run"
                         % (network, report["target"]))
         figure.tight_layout()
         path = os.path.join(directory, "%s_%s.png" % (stem, network))

@@ -70,8 +70,9 @@ private:
   /// candidates were measured (0: the space is exhausted).
   llvm::Expected<unsigned> round(TuningTask &task, unsigned budget);
   /// The batch to measure: the sampler's picks from the search's pool plus
-  /// a random share.
-  std::vector<Assignment> pickBatch(TuningTask &task, unsigned count);
+  /// a random share. A task's `firstRound` takes the model's top picks.
+  std::vector<Assignment> pickBatch(TuningTask &task, unsigned count,
+                                    bool firstRound);
   /// Measures `batch`, stores every outcome, and adds it to `task`.
   llvm::Error measure(TuningTask &task, llvm::ArrayRef<Assignment> batch);
   /// Measures every `workers`-th schedule of `batch` from `worker` on.
@@ -276,7 +277,8 @@ llvm::Error Tuner::measureBaselines(TuningTask &task) {
   return llvm::Error::success();
 }
 
-std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count) {
+std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
+                                         bool firstRound) {
   const Space &space = task.space();
   std::set<std::string> chosen;
   std::vector<Assignment> batch;
@@ -301,8 +303,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count) {
 
   // A task's first round exploits the model: nothing of it is measured yet
   // for the sampler's diversity or the online update to work from.
-  if (options.sampler == "topk" || task.measured.empty() ||
-      pool.size() <= modelCount) {
+  if (options.sampler == "topk" || firstRound || pool.size() <= modelCount) {
     for (const ScoredSchedule &candidate : pool) {
       if (batch.size() == modelCount)
         break;
@@ -430,9 +431,10 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
     if (llvm::Error error = measureBaselines(task))
       return std::move(error);
   }
-  unsigned size =
-      task.measured.empty() ? options.firstBatchSize : options.batchSize;
-  std::vector<Assignment> batch = pickBatch(task, std::min(budget, size));
+  bool firstRound = task.measured.empty();
+  unsigned size = firstRound ? options.firstBatchSize : options.batchSize;
+  std::vector<Assignment> batch =
+      pickBatch(task, std::min(budget, size), firstRound);
   if (batch.empty()) {
     task.exhausted = true;
     return 0;
