@@ -2,6 +2,8 @@
 
 #include "tcl/Model/Networks.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include "gtest/gtest.h"
 
 #include <torch/nn.h>
@@ -29,11 +31,15 @@ std::shared_ptr<ScoringNetworkImpl> build(const NetworkConfig &config) {
 /// A network of `kind` without dropout, so that scores are deterministic in
 /// training mode too (DropoutOnlyWhileTraining tests dropout).
 /// "mamba-causal" is Mamba without backward blocks, the saved models' older
-/// structure.
+/// structure; "mamba-members" an ensemble of two narrower Mambas.
 NetworkConfig configFor(const std::string &kind, int64_t featureSize) {
   NetworkConfig config;
-  config.kind = kind == "mamba-causal" ? "mamba" : kind;
+  config.kind = llvm::StringRef(kind).starts_with("mamba") ? "mamba" : kind;
   config.bidirectional = kind != "mamba-causal";
+  if (kind == "mamba-members") {
+    config.members = 2;
+    config.dModel = 16;
+  }
   config.featureSize = featureSize;
   config.dropout = 0;
   return config;
@@ -185,8 +191,8 @@ TEST_P(NetworkKindTest, ReportsInferenceThroughput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, NetworkKindTest,
-                         testing::Values("mamba", "mamba-causal", "tenset-mlp",
-                                         "attention"),
+                         testing::Values("mamba", "mamba-causal", "mamba-members",
+                                         "tenset-mlp", "attention"),
                          [](const testing::TestParamInfo<std::string> &info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -206,6 +212,17 @@ TEST(Networks, RejectsUnknownKindsAndBadSizes) {
       createNetwork(heads);
   ASSERT_FALSE(badHeads);
   llvm::consumeError(badHeads.takeError());
+
+  for (auto [kind, members] : {std::pair<const char *, int64_t>{"attention", 2},
+                                {"tenset-mlp", 2}, {"mamba", 0}}) {
+    NetworkConfig ensemble = configFor(kind, 8);
+    ensemble.members = members;
+    llvm::Expected<std::shared_ptr<ScoringNetworkImpl>> rejected =
+        createNetwork(ensemble);
+    ASSERT_FALSE(rejected) << kind << " with " << members << " members";
+    EXPECT_NE(llvm::toString(rejected.takeError()).find("members"),
+              std::string::npos);
+  }
 
   llvm::Expected<std::shared_ptr<ScoringNetworkImpl>> noFeatures =
       createNetwork(configFor("mamba", 0));
@@ -243,6 +260,53 @@ TEST(Networks, MambaHasFewerParametersThanAttention) {
               static_cast<long long>(attentionCount),
               static_cast<long long>(parameterCount(*mlpNet)));
   EXPECT_LT(mambaCount, attentionCount);
+}
+
+/// An ensemble scores the mean of its members' scores, and each member's
+/// score depends on its own weights only, so that each can learn from its
+/// own loss.
+TEST(Networks, MambaMembersAverageTheirOwnScores) {
+  torch::manual_seed(0);
+  std::shared_ptr<ScoringNetworkImpl> network =
+      build(configFor("mamba-members", 6));
+  ASSERT_TRUE(network);
+  EXPECT_EQ(network->members(), 2);
+  Batch batch = randomBatch({3, 5, 2, 4}, 5, 6);
+  torch::Tensor representation = network->embed(batch.tokens, batch.mask);
+  EXPECT_EQ(representation.sizes(), torch::IntArrayRef({4, 32}));
+  torch::Tensor members = network->memberScoresOf(representation);
+  EXPECT_EQ(members.sizes(), torch::IntArrayRef({4, 2}));
+  EXPECT_TRUE(torch::allclose(members.mean(1),
+                              network->forward(batch.tokens, batch.mask),
+                              1e-5, 1e-6));
+
+  // The second member's loss reaches none of the first member's weights.
+  members.select(1, 1).sum().backward();
+  for (const auto &item : network->named_parameters()) {
+    bool secondMember = llvm::StringRef(item.key()).starts_with("member1.");
+    bool readout = llvm::StringRef(item.key()).starts_with("head_out.");
+    torch::Tensor gradient = item.value().grad();
+    bool touched = gradient.defined() && gradient.abs().sum().item<float>() > 0;
+    if (!secondMember && !readout)
+      EXPECT_FALSE(touched) << item.key();
+  }
+
+  // The first member keeps a one-member network's weight names (models
+  // saved before members existed load), the second has its own.
+  NetworkConfig single = configFor("mamba", 6);
+  single.dModel = 16;
+  std::shared_ptr<ScoringNetworkImpl> one = build(single);
+  ASSERT_TRUE(one);
+  int64_t memberParameters = 0;
+  auto ensembleNames = network->named_parameters();
+  for (const auto &item : one->named_parameters()) {
+    if (item.key().rfind("head_out.", 0) == 0)
+      continue;
+    memberParameters += item.value().numel();
+    EXPECT_TRUE(ensembleNames.contains(item.key())) << item.key();
+    EXPECT_TRUE(ensembleNames.contains("member1." + item.key())) << item.key();
+  }
+  EXPECT_EQ(parameterCount(*network), 2 * memberParameters + 2 * 16 + 1);
 }
 
 /// Changing the last real token must move the score; a causal model that

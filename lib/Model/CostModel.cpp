@@ -77,6 +77,7 @@ static json::Object optionsToJson(const ModelOptions &options,
   return json::Object{
       {"kind", options.kind},          {"d_model", options.dModel},
       {"d_state", options.dState},     {"layers", options.layers},
+      {"members", options.members},
       {"bidirectional", options.bidirectional},
       {"hidden", options.hidden},      {"dropout", options.dropout},
       {"per_target_heads", options.perTargetHeads},
@@ -221,6 +222,8 @@ CostModel::load(llvm::StringRef path) {
   options.kind = object->getString("kind").value_or("").str();
   options.dModel = object->getInteger("d_model").value_or(0);
   options.dState = object->getInteger("d_state").value_or(0);
+  // Models saved before members existed are one network.
+  options.members = object->getInteger("members").value_or(1);
   options.layers = object->getInteger("layers").value_or(0);
   // Models saved before backward blocks existed are causal.
   options.bidirectional = object->getBoolean("bidirectional").value_or(false);

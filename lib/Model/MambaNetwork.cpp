@@ -427,28 +427,34 @@ private:
 };
 TORCH_MODULE(MambaBlock);
 
-class MambaNetwork : public ScoringNetworkImpl {
+/// One member of a Mamba network: token embedding, residual blocks, final
+/// norm and the head's hidden layer, up to the representation a readout
+/// scores.
+class MambaStreamImpl : public nn::Module {
 public:
-  explicit MambaNetwork(const NetworkConfig &config)
-      : featureSize(config.featureSize),
-        embedIn(register_module("embed",
-                                nn::Linear(config.featureSize, config.dModel))),
-        blocks(register_module("blocks", nn::ModuleList())),
-        norm(register_module("norm", RmsNorm(config.dModel))),
-        bidirectional(config.bidirectional),
-        headHidden(register_module(
-            "head_hidden",
-            nn::Linear((bidirectional ? 3 : 2) * config.dModel, config.dModel))),
-        headOut(register_module("head_out", nn::Linear(config.dModel, 1))) {
+  /// The blocks come later (addBlocks): a network draws every stream's
+  /// embedding and head weights, then its readout's, then the blocks', the
+  /// order a one-member network has always drawn them in, so that a seed
+  /// still gives the weights it gave before networks had members.
+  MambaStreamImpl(const NetworkConfig &config, nn::Module &owner,
+                  const std::string &prefix)
+      : featureSize(config.featureSize), bidirectional(config.bidirectional),
+        embedIn(owner.register_module(
+            prefix + "embed", nn::Linear(config.featureSize, config.dModel))),
+        blocks(owner.register_module(prefix + "blocks", nn::ModuleList())),
+        norm(owner.register_module(prefix + "norm", RmsNorm(config.dModel))),
+        headHidden(owner.register_module(
+            prefix + "head_hidden",
+            nn::Linear((bidirectional ? 3 : 2) * config.dModel,
+                       config.dModel))) {}
+
+  void addBlocks(const NetworkConfig &config) {
     for (int64_t i = 0; i < config.layers; ++i)
       blocks->push_back(MambaBlock(config));
   }
 
-  const nn::Linear &readout() const override { return headOut; }
-
-protected:
   torch::Tensor represent(const torch::Tensor &tokens,
-                          const torch::Tensor &mask) override {
+                          const torch::Tensor &mask) {
     torch::Tensor x =
         linearForward(maskedTokens(tokens, mask, featureSize), embedIn);
     torch::Tensor reversal;
@@ -475,12 +481,57 @@ protected:
 
 private:
   int64_t featureSize;
+  bool bidirectional;
   /// Token features to the residual stream ("embed" in saved weights).
   nn::Linear embedIn;
   nn::ModuleList blocks;
   RmsNorm norm;
-  bool bidirectional;
-  nn::Linear headHidden, headOut;
+  nn::Linear headHidden;
+};
+
+/// Mamba streams side by side and one readout of their representations.
+/// The first stream's weights keep the names a one-member network has
+/// always saved ("embed", "blocks", ...), so models saved before members
+/// existed load; member m's are "member<m>.embed" and so on.
+class MambaNetwork : public ScoringNetworkImpl {
+public:
+  explicit MambaNetwork(const NetworkConfig &config) {
+    for (int64_t m = 0; m < config.members; ++m) {
+      nn::Module *owner = this;
+      std::string prefix;
+      if (m > 0) {
+        auto holder = std::make_shared<nn::Module>();
+        owner = register_module("member" + std::to_string(m), holder).get();
+      }
+      streams.push_back(std::make_shared<MambaStreamImpl>(config, *owner, prefix));
+    }
+    headOut = register_module(
+        "head_out", nn::Linear(config.members * config.dModel, 1));
+    for (const std::shared_ptr<MambaStreamImpl> &stream : streams)
+      stream->addBlocks(config);
+  }
+
+  const nn::Linear &readout() const override { return headOut; }
+  int64_t members() const override {
+    return static_cast<int64_t>(streams.size());
+  }
+
+protected:
+  torch::Tensor represent(const torch::Tensor &tokens,
+                          const torch::Tensor &mask) override {
+    if (streams.size() == 1)
+      return streams.front()->represent(tokens, mask);
+    std::vector<torch::Tensor> parts;
+    for (const std::shared_ptr<MambaStreamImpl> &stream : streams)
+      parts.push_back(stream->represent(tokens, mask));
+    return torch::cat(parts, 1);
+  }
+
+private:
+  /// Not registered themselves: their layers are, in `this` or in a
+  /// "member<m>" holder.
+  std::vector<std::shared_ptr<MambaStreamImpl>> streams;
+  nn::Linear headOut{nullptr};
 };
 
 } // namespace

@@ -56,6 +56,12 @@ static llvm::Error validate(const NetworkConfig &config) {
         llvm::inconvertibleErrorCode(),
         llvm::formatv("{0} network: dropout {1} is not in [0, 1)", config.kind,
                       config.dropout));
+  if (config.members != 1 && (config.kind != "mamba" || config.members < 1))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("{0} network: {1} members (an ensemble of members is "
+                      "for mamba networks, with at least one)",
+                      config.kind, config.members));
   if (config.kind == "attention" && config.dModel % config.heads != 0)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -120,6 +126,23 @@ torch::Tensor ScoringNetworkImpl::readoutOf(const torch::Tensor &representation)
     x = torch::nn::functional::dropout(
         x, torch::nn::functional::DropoutFuncOptions().p(dropout).training(true));
   return linearForward(x, readout()).squeeze(-1);
+}
+
+torch::Tensor
+ScoringNetworkImpl::memberScoresOf(const torch::Tensor &representation) {
+  int64_t count = members();
+  if (count == 1)
+    return readoutOf(representation).unsqueeze(1);
+  torch::Tensor x = representation;
+  if (is_training() && dropout > 0)
+    x = torch::nn::functional::dropout(
+        x, torch::nn::functional::DropoutFuncOptions().p(dropout).training(true));
+  // The readout's weights over member m's slice, times the member count,
+  // plus the shared bias: the mean over members is the readout itself.
+  const torch::nn::Linear &layer = readout();
+  torch::Tensor weight = layer->weight.view({count, -1});
+  return (x.view({x.size(0), count, -1}) * weight).sum(-1) * count +
+         layer->bias;
 }
 
 torch::Tensor ScoringNetworkImpl::forward(const torch::Tensor &tokens,

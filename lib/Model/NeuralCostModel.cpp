@@ -451,15 +451,20 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
       torch::Tensor index = torch::tensor(indices, torch::kLong);
       torch::Tensor tokens = data.tokens.index_select(0, index);
       torch::Tensor mask = data.mask.index_select(0, index);
+      torch::Tensor representation = network->embed(tokens, mask);
+      // Scores [groups, perGroup, members]: each member of an ensemble
+      // learns from its own loss, as if trained alone on these batches.
       torch::Tensor scores =
           (modelOptions.perTargetHeads
-               ? readout(network->embed(tokens, mask),
-                         sampleHeads.index_select(0, index))
-               : network->forward(tokens, mask))
-              .view({groupsPerBatch, perGroup});
+               ? readout(representation, sampleHeads.index_select(0, index))
+                     .unsqueeze(1)
+               : network->memberScoresOf(representation))
+              .view({groupsPerBatch, perGroup, -1});
       torch::Tensor labels =
           data.labels.index_select(0, index).view({groupsPerBatch, perGroup});
-      torch::Tensor loss = rankingLoss(scores, labels);
+      torch::Tensor loss = rankingLoss(scores.select(2, 0), labels);
+      for (int64_t member = 1; member < scores.size(2); ++member)
+        loss = loss + rankingLoss(scores.select(2, member), labels);
       if (extra)
         loss = loss + extra(random);
       optimizer.zero_grad();
@@ -520,6 +525,11 @@ tcl::createNeuralModel(const ModelOptions &options) {
     config.dModel = options.dModel;
   if (options.dState)
     config.dState = options.dState;
+  config.members = options.members;
+  if (options.perTargetHeads && options.members != 1)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "per-target heads read one network: they exclude members");
   if (options.layers)
     config.layers = options.layers;
   if (options.hidden)

@@ -90,6 +90,9 @@ static cl::opt<int64_t> dModel(cl::cat(category), "d-model", cl::init(0),
                                cl::desc("Width of mamba / attention (0: default)"));
 static cl::opt<int64_t> dState(cl::cat(category), "d-state", cl::init(0),
                                cl::desc("Mamba's state size (0: default)"));
+static cl::opt<int64_t> members(
+    cl::cat(category), "members", cl::init(ModelOptions().members),
+    cl::desc("Mamba: independent networks whose scores are averaged"));
 static cl::opt<int64_t> layers(cl::cat(category), "layers", cl::init(0),
                                cl::desc("Mamba blocks / attention layers (0: default)"));
 static cl::opt<bool> bidirectional(
@@ -274,6 +277,7 @@ int main(int argc, char **argv) {
     options.samplesPerGroup = samplesPerGroup;
     options.dModel = dModel;
     options.dState = dState;
+    options.members = members;
     options.layers = layers;
     options.bidirectional = bidirectional;
     options.hidden = hidden;

@@ -52,6 +52,13 @@ struct NetworkConfig {
   /// that follow (docs/results/cost_models.md: mean PCA +0.007, three targets).
   /// False is the causal stack of models saved before 2026-12-02.
   bool bidirectional = true;
+  /// Mamba: independent networks (an ensemble) whose scores are averaged.
+  /// Each member learns from its own ranking loss on the same batches
+  /// (NeuralCostModel), so members differ by their initial weights only,
+  /// and averaging them removes part of what one seed's weights get wrong:
+  /// two members' mean ranked held-out networks better than either
+  /// (docs/results/cost_models.md). Inference costs a member each.
+  int64_t members = 1;
   /// Attention heads; must divide dModel.
   int64_t heads = 4;
   /// TenSet MLP hidden width (TenSet's default).
@@ -85,6 +92,14 @@ public:
   /// The readout layer, whose weights give the closed-form MC-dropout
   /// variance of a score.
   virtual const torch::nn::Linear &readout() const = 0;
+  /// Independent members whose mean score the readout gives: the
+  /// representation is theirs side by side, [B, members x E/members].
+  virtual int64_t members() const { return 1; }
+  /// Each member's score of representations `embed` returned: [B, E] ->
+  /// [B, members], with the same dropout as readoutOf in training. Their
+  /// mean over members is readoutOf's score, so each member can be trained
+  /// on its own loss and the network still scores their average.
+  torch::Tensor memberScoresOf(const torch::Tensor &representation);
 
   static constexpr int64_t kSliceTokens = 2560;
 
