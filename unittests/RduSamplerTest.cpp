@@ -286,6 +286,47 @@ TEST(RduSampler, UncertaintyAlonePicksTheMostUncertainFirst) {
   EXPECT_EQ(picks, (std::vector<size_t>{1, 6, 3, 5}));
 }
 
+TEST(RduSampler, PerformanceAlonePicksTheFastestPredictedFirst) {
+  Matrix candidates = gaussian(6, 3, 2);
+  std::vector<float> predicted = {-1.0f, 3.0f, 0.5f, 2.0f, -4.0f, 1.0f};
+  RduPool pool;
+  pool.candidates = candidates.view();
+  pool.predicted = predicted;
+  RduOptions options = only(0, 0, 0);
+  options.performance = 1.0;
+  RduScores scores;
+  std::vector<size_t> picks = selectRdu(pool, 3, options, &scores);
+  EXPECT_EQ(picks, (std::vector<size_t>{1, 3, 5}));
+  EXPECT_FLOAT_EQ(scores.performance[1], 1.0f);
+  EXPECT_FLOAT_EQ(scores.performance[4], 0.0f);
+
+  // Scores of another count than the pool's switch the term off: with no
+  // other term left, the picks are the seeded random sample.
+  std::vector<float> tooFew = {1.0f, 2.0f};
+  pool.predicted = tooFew;
+  EXPECT_EQ(selectRdu(pool, 3, options), selectRdu(pool, 3, only(0, 0, 0)));
+}
+
+TEST(RduSampler, PerformanceTradesAgainstDiversity) {
+  // Two candidates predicted fastest sit on top of each other; with
+  // diversity weighed in, the second pick leaves that spot, and without it
+  // the predicted order decides.
+  Matrix candidates(4, 2);
+  float coordinates[4][2] = {{0, 0}, {0, 0.01f}, {5, 5}, {-5, 5}};
+  for (size_t i = 0; i < 4; ++i)
+    std::copy(coordinates[i], coordinates[i] + 2, candidates.row(i));
+  std::vector<float> predicted = {1.0f, 0.99f, 0.0f, 0.0f};
+  RduPool pool;
+  pool.candidates = candidates.view();
+  pool.predicted = predicted;
+  RduOptions exploit = only(0, 0, 0);
+  exploit.performance = 1.0;
+  EXPECT_EQ(selectRdu(pool, 2, exploit), (std::vector<size_t>{0, 1}));
+  RduOptions balanced = only(0, 1, 0);
+  balanced.performance = 1.0;
+  EXPECT_EQ(selectRdu(pool, 2, balanced), (std::vector<size_t>{0, 2}));
+}
+
 TEST(RduSampler, RepresentativenessPrefersTheCentreOfThePopulousCluster) {
   // A big cluster (0-39) around (0, 0) plus a point exactly at its mean
   // (index 40, the big cluster's most typical member), a small cluster

@@ -666,11 +666,11 @@ double effectiveWeight(double weight) {
   return std::isfinite(weight) && weight > 0 ? weight : 0;
 }
 
-/// Uncertainty min-max normalized to [0, 1]; empty when there is none to
-/// use (missing, not one per candidate, or constant). Infinities count as
+/// Per-candidate values (uncertainty, predicted score) min-max normalized
+/// to [0, 1]; empty when there are none to use (missing, not one per
+/// candidate, or constant). Infinities count as
 /// the extremes; NaN as the minimum.
-std::vector<float> normalizedUncertainty(llvm::ArrayRef<float> values,
-                                         size_t n) {
+std::vector<float> normalizedToUnit(llvm::ArrayRef<float> values, size_t n) {
   if (values.size() != n)
     return {};
   double low = std::numeric_limits<double>::infinity(), high = -low;
@@ -796,6 +796,7 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
     scores->representativeness.assign(n, 0.0f);
     scores->diversity.assign(n, 0.0f);
     scores->uncertainty.assign(n, 0.0f);
+    scores->performance.assign(n, 0.0f);
   }
   count = std::min(count, n);
   if (n == 0 || (count == 0 && !scores))
@@ -804,12 +805,18 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
   double weightR = effectiveWeight(options.representativeness);
   double weightD = effectiveWeight(options.diversity);
   double weightU = effectiveWeight(options.uncertainty);
+  double weightP = effectiveWeight(options.performance);
 
-  std::vector<float> uncertainty;
+  std::vector<float> uncertainty, performance;
   if (weightU > 0) {
-    uncertainty = normalizedUncertainty(pool.uncertainty, n);
+    uncertainty = normalizedToUnit(pool.uncertainty, n);
     if (uncertainty.empty())
       weightU = 0;
+  }
+  if (weightP > 0) {
+    performance = normalizedToUnit(pool.predicted, n);
+    if (performance.empty())
+      weightP = 0;
   }
   unsigned clusters =
       options.clusters
@@ -819,7 +826,7 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
     weightR = 0;
   // With no term in effect every candidate scores 0; a uniform sample is the
   // unbiased way to pick among equals (lowest indices first would not be).
-  if (weightR == 0 && weightD == 0 && weightU == 0)
+  if (weightR == 0 && weightD == 0 && weightU == 0 && weightP == 0)
     return randomSample(n, count, options.seed);
 
   // A measured set of another dimension cannot be compared with the
@@ -893,6 +900,8 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
           static_cast<float>(distance[i] * inverseOf(largest));
     if (weightU > 0)
       scores->uncertainty = uncertainty;
+    if (weightP > 0)
+      scores->performance = performance;
   }
 
   std::vector<char> picked(n, 0);
@@ -912,6 +921,8 @@ std::vector<size_t> tcl::selectRdu(const RduPool &pool, size_t count,
         score += weightD * (distance[i] * inverse);
       if (weightU > 0)
         score += weightU * uncertainty[i];
+      if (weightP > 0)
+        score += weightP * performance[i];
       if (best == n || score > bestScore) {
         best = i;
         bestScore = score;

@@ -65,6 +65,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.rdu.representativeness = representativeness;
     options.rdu.diversity = diversity;
     options.rdu.uncertainty = uncertainty;
+    options.rdu.performance = performance;
     options.updateSteps = updateSteps;
     options.workers = workers;
     options.seed = seed;

@@ -325,6 +325,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
     rduPool.candidates = {pooled.embeddings.data(), candidates.size(),
                           pooled.embeddingSize};
     rduPool.uncertainty = pooled.uncertainty;
+    rduPool.predicted = pooled.scores;
     rduPool.measured = {known.embeddings.data(), measured.size(),
                         known.embeddingSize};
     RduOptions rdu = options.rdu;

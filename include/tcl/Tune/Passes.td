@@ -53,6 +53,9 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "Weight of diversity in the RDU sampler (0: off)">,
     Option<"uncertainty", "rdu-u", "double", /*default=*/"1.0",
            "Weight of uncertainty in the RDU sampler (0: off)">,
+    Option<"performance", "rdu-p", "double", /*default=*/"1.0",
+           "Weight of the model's predicted speed in the RDU sampler (0: "
+           "off, RDU as in pool mode)">,
     Option<"updateSteps", "update-steps", "unsigned", /*default=*/"20",
            "Gradient steps of the model's online update per round (0: none)">,
     Option<"workers", "workers", "unsigned", /*default=*/"1",

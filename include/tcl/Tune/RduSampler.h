@@ -17,6 +17,11 @@
 // with weights; a weight of 0 switches a score off (the ablation). Picking is
 // greedy: after each pick, diversity is updated against the picked point.
 //
+// The tuner adds a fourth term, the model's predicted speed: a tuner must
+// find fast schedules as well as teach its model, and without it RDU spends
+// its picks evenly over the pool whatever the model expects of them. Pool
+// mode, whose only aim is the model, leaves it off.
+//
 // The same sampler serves the tuner (a batch of ~tens from the search's
 // candidates) and dataset collection in pool mode (~10% of a pool).
 //
@@ -52,6 +57,9 @@ struct RduOptions {
   double representativeness = 1.0;
   double diversity = 1.0;
   double uncertainty = 1.0;
+  /// Weight of the model's predicted score (exploitation); off by default,
+  /// the tuner's default turns it on.
+  double performance = 0.0;
   /// Clusters for representativeness; 0 means as many as candidates picked
   /// (capped at the pool size).
   unsigned clusters = 0;
@@ -68,6 +76,9 @@ struct RduPool {
   /// MC-dropout scores); empty when the model gives none (the uncertainty
   /// term is then off).
   llvm::ArrayRef<float> uncertainty;
+  /// The model's score per candidate (N values, higher = faster); empty
+  /// turns the performance term off.
+  llvm::ArrayRef<float> predicted;
   /// Embeddings of what is already measured, [M][D] (M may be 0); same D.
   EmbeddingMatrix measured;
 };
@@ -75,7 +86,7 @@ struct RduPool {
 /// The scores behind a pick, for reports and tests: per candidate, each in
 /// [0, 1] (all zeros for a term that is switched off).
 struct RduScores {
-  std::vector<float> representativeness, diversity, uncertainty;
+  std::vector<float> representativeness, diversity, uncertainty, performance;
 };
 
 /// Indices of `count` distinct candidates of `pool` (all of them when the
@@ -83,7 +94,8 @@ struct RduScores {
 /// `scores`, when given, receives the scores at the start of the pick (N
 /// values per term, even when `count` is 0).
 ///
-/// Picking is greedy on wR * R + wD * D + wU * U (ties to the lower index).
+/// Picking is greedy on wR * R + wD * D + wU * U + wP * P (ties to the lower
+/// index), P being the predicted score normalized to [0, 1] over the pool.
 /// After each pick, diversity is measured against it too, and the other
 /// members of its k-means cluster have their representativeness halved, so
 /// that picks spread over the clusters; representativeness is normalized
@@ -94,8 +106,8 @@ struct RduScores {
 /// - `measured` of another dimension than the candidates (or without data)
 ///   counts as nothing measured; diversity is then first measured from the
 ///   pool's mean;
-/// - `uncertainty` that is not one value per candidate, or is constant,
-///   switches that term off;
+/// - `uncertainty` or `predicted` that is not one value per candidate, or is
+///   constant, switches its term off;
 /// - non-finite coordinates count as 0.
 /// When no term is in effect (all weights 0, or only uncertainty weighted
 /// and none usable) the picks are a uniform random sample (seeded): the

@@ -70,7 +70,13 @@ struct TuneOptions {
   /// "rdu": the RDU sampler picks each batch from the search's candidates;
   /// "topk": the model's best-scored candidates (TenSet's and Ansor's way).
   std::string sampler = "rdu";
-  RduOptions rdu;
+  /// The sampler's weights; the tuner weighs the model's predicted speed
+  /// beside R, D and U (RduOptions::performance), as `rdu-p` does.
+  RduOptions rdu = [] {
+    RduOptions options;
+    options.performance = 1.0;
+    return options;
+  }();
   EvolutionOptions evolution;
   /// The search hands the sampler batchSize x poolFactor of its
   /// best-scored candidates. RDU spreads its picks over the whole pool, so a
