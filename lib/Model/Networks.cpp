@@ -120,12 +120,20 @@ torch::Tensor ScoringNetworkImpl::sliced(
   return result;
 }
 
+/// `representation` through the readout's dropout, in training only.
+static torch::Tensor readoutInput(const torch::Tensor &representation,
+                                  bool training, double dropout) {
+  if (!training || dropout <= 0)
+    return representation;
+  return torch::nn::functional::dropout(
+      representation,
+      torch::nn::functional::DropoutFuncOptions().p(dropout).training(true));
+}
+
 torch::Tensor ScoringNetworkImpl::readoutOf(const torch::Tensor &representation) {
-  torch::Tensor x = representation;
-  if (is_training() && dropout > 0)
-    x = torch::nn::functional::dropout(
-        x, torch::nn::functional::DropoutFuncOptions().p(dropout).training(true));
-  return linearForward(x, readout()).squeeze(-1);
+  return linearForward(readoutInput(representation, is_training(), dropout),
+                       readout())
+      .squeeze(-1);
 }
 
 torch::Tensor
@@ -133,10 +141,7 @@ ScoringNetworkImpl::memberScoresOf(const torch::Tensor &representation) {
   int64_t count = members();
   if (count == 1)
     return readoutOf(representation).unsqueeze(1);
-  torch::Tensor x = representation;
-  if (is_training() && dropout > 0)
-    x = torch::nn::functional::dropout(
-        x, torch::nn::functional::DropoutFuncOptions().p(dropout).training(true));
+  torch::Tensor x = readoutInput(representation, is_training(), dropout);
   // The readout's weights over member m's slice, times the member count,
   // plus the shared bias: the mean over members is the readout itself.
   const torch::nn::Linear &layer = readout();
