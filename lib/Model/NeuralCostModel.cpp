@@ -284,7 +284,20 @@ llvm::Error NeuralCostModel::deserialize(llvm::StringRef bytes) {
     torch::serialize::InputArchive archive;
     std::istringstream is(bytes.str());
     archive.load_from(is);
+    // LibTorch replaces each parameter with the archive's tensor whatever
+    // its shape; weights of another network (a header edited, or written
+    // by another version) would then fail at the first score, deep in the
+    // tuner. They are refused here instead.
+    std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
+    for (const auto &item : network->named_parameters())
+      expected.emplace_back(item.key(), item.value().sizes().vec());
     network->load(archive);
+    for (const auto &[name, sizes] : expected) {
+      const torch::Tensor *loaded = network->named_parameters().find(name);
+      if (!loaded || loaded->sizes().vec() != sizes)
+        return makeError("the weights do not fit the network the model's "
+                         "header describes ('" + name + "' has another shape)");
+    }
     if (modelOptions.perTargetHeads && !trainedTargets.empty()) {
       addHeads(trainedTargets);
       torch::NoGradGuard noGrad;
