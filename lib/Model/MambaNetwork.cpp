@@ -436,15 +436,15 @@ public:
   /// embedding and head weights, then its readout's, then the blocks', the
   /// order a one-member network has always drawn them in, so that a seed
   /// still gives the weights it gave before networks had members.
-  MambaStreamImpl(const NetworkConfig &config, nn::Module &owner,
-                  const std::string &prefix)
+  /// Its layers are registered in `owner`, which names their weights.
+  MambaStreamImpl(const NetworkConfig &config, nn::Module &owner)
       : featureSize(config.featureSize), bidirectional(config.bidirectional),
         embedIn(owner.register_module(
-            prefix + "embed", nn::Linear(config.featureSize, config.dModel))),
-        blocks(owner.register_module(prefix + "blocks", nn::ModuleList())),
-        norm(owner.register_module(prefix + "norm", RmsNorm(config.dModel))),
+            "embed", nn::Linear(config.featureSize, config.dModel))),
+        blocks(owner.register_module("blocks", nn::ModuleList())),
+        norm(owner.register_module("norm", RmsNorm(config.dModel))),
         headHidden(owner.register_module(
-            prefix + "head_hidden",
+            "head_hidden",
             nn::Linear((bidirectional ? 3 : 2) * config.dModel,
                        config.dModel))) {}
 
@@ -498,12 +498,11 @@ public:
   explicit MambaNetwork(const NetworkConfig &config) {
     for (int64_t m = 0; m < config.members; ++m) {
       nn::Module *owner = this;
-      std::string prefix;
-      if (m > 0) {
-        auto holder = std::make_shared<nn::Module>();
-        owner = register_module("member" + std::to_string(m), holder).get();
-      }
-      streams.push_back(std::make_shared<MambaStreamImpl>(config, *owner, prefix));
+      if (m > 0)
+        owner = register_module("member" + std::to_string(m),
+                                std::make_shared<nn::Module>())
+                    .get();
+      streams.push_back(std::make_shared<MambaStreamImpl>(config, *owner));
     }
     headOut = register_module(
         "head_out", nn::Linear(config.members * config.dModel, 1));

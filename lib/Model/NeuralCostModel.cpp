@@ -292,8 +292,9 @@ llvm::Error NeuralCostModel::deserialize(llvm::StringRef bytes) {
     for (const auto &item : network->named_parameters())
       expected.emplace_back(item.key(), item.value().sizes().vec());
     network->load(archive);
+    auto loadedParameters = network->named_parameters();
     for (const auto &[name, sizes] : expected) {
-      const torch::Tensor *loaded = network->named_parameters().find(name);
+      const torch::Tensor *loaded = loadedParameters.find(name);
       if (!loaded || loaded->sizes().vec() != sizes)
         return makeError("the weights do not fit the network the model's "
                          "header describes ('" + name + "' has another shape)");
