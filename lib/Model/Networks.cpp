@@ -7,9 +7,12 @@
 
 #include <torch/nn.h>
 
+#include <ATen/Parallel.h>
+
 #include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 
 using namespace tcl;
@@ -105,19 +108,28 @@ torch::Tensor ScoringNetworkImpl::sliced(
       std::max<int64_t>(1, kSliceTokens / std::max<int64_t>(1, tokens.size(1)));
   if (batch <= slice)
     return body(tokens, mask);
-  torch::Tensor result;
-  for (int64_t begin = 0; begin < batch; begin += slice) {
-    int64_t size = std::min(slice, batch - begin);
-    torch::Tensor part =
-        body(tokens.narrow(0, begin, size), mask.narrow(0, begin, size));
-    if (!result.defined()) {
-      std::vector<int64_t> sizes(part.sizes().begin(), part.sizes().end());
-      sizes[0] = batch;
-      result = torch::empty(sizes, part.options());
+  // Each thread runs whole slices through the network, one after another,
+  // rather than every operation splitting each slice between threads: a
+  // slice's operations are too small to amortize a fork-join each, and
+  // LibTorch's small operations (gathers, concatenations) run on one
+  // thread and would leave the others waiting. Threads take the next slice
+  // as they finish, so one slowed by another tenant does less of the work.
+  int64_t slices = (batch + slice - 1) / slice;
+  std::vector<torch::Tensor> parts(slices);
+  std::atomic<int64_t> nextSlice{0};
+  bool inferenceMode = c10::InferenceMode::is_enabled();
+  at::parallel_for(0, at::get_num_threads(), 1, [&](int64_t, int64_t) {
+    // Autograd's modes are thread-local, and OpenMP's workers start with
+    // gradients on: give them the caller's.
+    c10::InferenceMode inference(inferenceMode);
+    torch::NoGradGuard noGrad;
+    for (int64_t index = nextSlice++; index < slices; index = nextSlice++) {
+      int64_t begin = index * slice, size = std::min(slice, batch - begin);
+      parts[index] =
+          body(tokens.narrow(0, begin, size), mask.narrow(0, begin, size));
     }
-    result.narrow(0, begin, size).copy_(part);
-  }
-  return result;
+  });
+  return torch::cat(parts);
 }
 
 /// `representation` through the readout's dropout, in training only.

@@ -82,7 +82,8 @@ public:
   /// by the allocator: the whole batch's (tens of MB each) would be mapped
   /// afresh and page-faulted in by every operation, 2-3x slower at the
   /// search's batch of 4096. For the same reason it calls
-  /// keepFreedMemoryForReuse (process-wide).
+  /// keepFreedMemoryForReuse (process-wide). Each thread scores whole
+  /// slices, not a share of every operation of one slice.
   torch::Tensor forward(const torch::Tensor &tokens, const torch::Tensor &mask);
   /// The representation the readout scores, [B, E], sliced like forward.
   torch::Tensor embed(const torch::Tensor &tokens, const torch::Tensor &mask);
