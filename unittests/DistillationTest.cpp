@@ -164,7 +164,10 @@ TEST(MultiTask, AHeadPerTargetScoresEachTargetItsWay) {
   EXPECT_EQ(both.targets, (std::vector<std::string>{"old", "new"}));
   std::unique_ptr<CostModel> model = trained(options, both);
 
-  std::unique_ptr<CostModel> single = trained(smallMamba(), old);
+  // Per-target heads read one network, whatever members the kind defaults to.
+  ModelOptions oneNetwork = smallMamba();
+  oneNetwork.members = 1;
+  std::unique_ptr<CostModel> single = trained(oneNetwork, old);
   // Two heads of d_model + 1 replace the one readout.
   EXPECT_EQ(model->parameterCount(), single->parameterCount() + 16 + 1);
   // As well as one readout on both targets' data would (about 0.8 and 0.9

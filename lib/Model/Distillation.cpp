@@ -101,7 +101,7 @@ NeuralCostModel::distill(const CostModel &teacherModel,
       trainedTargets.push_back(target);
 
   try {
-    torch::set_num_threads(modelOptions.threads);
+    useThreads(modelOptions.threads);
     // A set of schedules with the teacher's view of it, computed once (the
     // teacher does not change), and per sample how much that view counts.
     struct Anchored {

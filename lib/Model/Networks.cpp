@@ -74,6 +74,18 @@ static llvm::Error validate(const NetworkConfig &config) {
   return llvm::Error::success();
 }
 
+NetworkConfig tcl::defaultNetworkConfig(const std::string &kind,
+                                        int64_t featureSize) {
+  NetworkConfig config;
+  config.kind = kind;
+  config.featureSize = featureSize;
+  if (kind == "mamba") {
+    config.members = 2;
+    config.dModel = 24;
+  }
+  return config;
+}
+
 llvm::Expected<std::shared_ptr<ScoringNetworkImpl>>
 tcl::createNetwork(const NetworkConfig &config) {
   if (llvm::Error error = validate(config))

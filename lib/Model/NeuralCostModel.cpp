@@ -17,6 +17,11 @@
 
 using namespace tcl;
 
+void tcl::useThreads(unsigned threads) {
+  if (at::get_num_threads() != static_cast<int>(threads))
+    torch::set_num_threads(static_cast<int>(threads));
+}
+
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -137,7 +142,7 @@ llvm::Error NeuralCostModel::update(const Dataset &data, unsigned steps) {
 /// dropout with probability p on its input e is exact and needs no
 /// sampling: p / (1 - p) * sum_j (w_j e_j)^2.
 Prediction NeuralCostModel::predictForSampling(const SequenceBatch &batch) {
-  torch::set_num_threads(modelOptions.threads);
+  useThreads(modelOptions.threads);
   torch::InferenceMode inference;
   network->eval();
   Prediction prediction;
@@ -173,7 +178,7 @@ Prediction NeuralCostModel::predictForSampling(const SequenceBatch &batch) {
 }
 
 std::vector<float> NeuralCostModel::predict(const SequenceBatch &batch) {
-  torch::set_num_threads(modelOptions.threads);
+  useThreads(modelOptions.threads);
   torch::InferenceMode inference;
   network->eval();
   std::vector<float> scores(batch.count);
@@ -202,7 +207,7 @@ std::vector<float> NeuralCostModel::predict(const SequenceBatch &batch) {
 std::vector<float> NeuralCostModel::scoreDataset(const Dataset &data) {
   if (!modelOptions.perTargetHeads || data.targets.size() <= 1)
     return predict(data.all());
-  torch::set_num_threads(modelOptions.threads);
+  useThreads(modelOptions.threads);
   torch::InferenceMode inference;
   network->eval();
   DatasetTensors tensors = tensorsOf(data);
@@ -405,7 +410,7 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
                                              const ExtraLoss &extra) {
   auto start = std::chrono::steady_clock::now();
   torch::manual_seed(modelOptions.seed);
-  torch::set_num_threads(modelOptions.threads);
+  useThreads(modelOptions.threads);
   std::mt19937_64 random(modelOptions.seed);
   bool warmStart = !trainedTargets.empty();
   for (const std::string &target : trainSet.targets)
@@ -532,15 +537,17 @@ bool tcl::isNeuralKind(llvm::StringRef kind) {
 
 llvm::Expected<std::unique_ptr<CostModel>>
 tcl::createNeuralModel(const ModelOptions &options) {
-  NetworkConfig config;
-  config.kind = options.kind;
-  config.featureSize = kFeatureSize;
+  NetworkConfig config = defaultNetworkConfig(options.kind, kFeatureSize);
   if (options.dModel)
     config.dModel = options.dModel;
   if (options.dState)
     config.dState = options.dState;
-  config.members = options.members;
-  if (options.perTargetHeads && options.members != 1)
+  // Per-target heads read one network, so by default they get one.
+  if (options.members)
+    config.members = options.members;
+  else if (options.perTargetHeads)
+    config.members = 1;
+  if (options.perTargetHeads && config.members != 1)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "per-target heads read one network: they exclude members");
@@ -560,6 +567,7 @@ tcl::createNeuralModel(const ModelOptions &options) {
   // into the same network after the defaults change.
   ModelOptions resolved = options;
   resolved.dModel = config.dModel;
+  resolved.members = config.members;
   resolved.dState = config.dState;
   resolved.layers = config.layers;
   resolved.hidden = config.hidden;

@@ -92,7 +92,8 @@ static cl::opt<int64_t> dState(cl::cat(category), "d-state", cl::init(0),
                                cl::desc("Mamba's state size (0: default)"));
 static cl::opt<int64_t> members(
     cl::cat(category), "members", cl::init(ModelOptions().members),
-    cl::desc("Mamba: independent networks whose scores are averaged"));
+    cl::desc("Mamba: independent networks whose scores are averaged (0: "
+             "default)"));
 static cl::opt<int64_t> layers(cl::cat(category), "layers", cl::init(0),
                                cl::desc("Mamba blocks / attention layers (0: default)"));
 static cl::opt<bool> bidirectional(

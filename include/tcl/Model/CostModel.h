@@ -32,8 +32,9 @@ struct ModelOptions {
   std::string kind = "mamba";
   /// Network sizes (see Networks.h); 0 keeps the kind's default.
   int64_t dModel = 0, dState = 0, layers = 0, hidden = 0;
-  /// Mamba: independent members whose scores are averaged (NetworkConfig).
-  int64_t members = 1;
+  /// Mamba: independent members whose scores are averaged (NetworkConfig);
+  /// 0 keeps the kind's default.
+  int64_t members = 0;
   /// Mamba: alternate forward and backward blocks (NetworkConfig).
   bool bidirectional = true;
   /// Dropout on the representation the readout scores, in training.

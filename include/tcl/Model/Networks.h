@@ -37,9 +37,9 @@ struct NetworkConfig {
   int64_t featureSize = 0;
   /// Width of the mamba and attention residual streams. Small, because the
   /// search scores tens of thousands of candidates per round on the CPU:
-  /// Mamba at the defaults scores ~70k sequences/s with two threads on a
-  /// 2-core VM at L = 10, F = 48; d_state 16 costs about a third of that,
-  /// d_model 64 over half (NetworksTest prints each kind's throughput).
+  /// d_state 16 costs Mamba about a third of its throughput, d_model 64
+  /// over half (NetworksTest prints each kind's throughput at L = 10,
+  /// benchmarks/cost_models.py on the shipped dataset).
   int64_t dModel = 32;
   /// Mamba: SSM state per channel, causal conv width, inner width factor
   /// (d_inner = expand * dModel), and residual blocks (also the attention
@@ -68,6 +68,16 @@ struct NetworkConfig {
   /// uncertainty) mean something: the network learned under that noise.
   double dropout = 0.1;
 };
+
+/// The sizes a `kind` network gets where its user asks for none: the
+/// struct's, except that Mamba is two members of width 24 (26,545
+/// parameters at F = 48, under the attention network's 29,089). Over five
+/// seeds on held-out networks the pair ranked better than one network of
+/// width 32 (median PCA 0.7535 vs 0.7482, top-1 0.8384 vs 0.8027;
+/// docs/results/cost_models.md) and still scores over 50k schedules/s on
+/// two threads.
+NetworkConfig defaultNetworkConfig(const std::string &kind,
+                                   int64_t featureSize);
 
 /// A scoring network: forward(tokens [B, L, F], mask [B, L]) -> scores [B].
 /// Every network ends in the same way: a representation of the schedule,
