@@ -287,8 +287,9 @@ TEST(Networks, MambaMembersAverageTheirOwnScores) {
     bool readout = llvm::StringRef(item.key()).starts_with("head_out.");
     torch::Tensor gradient = item.value().grad();
     bool touched = gradient.defined() && gradient.abs().sum().item<float>() > 0;
-    if (!secondMember && !readout)
+    if (!secondMember && !readout) {
       EXPECT_FALSE(touched) << item.key();
+    }
   }
 
   // The first member keeps a one-member network's weight names (models
