@@ -101,6 +101,51 @@ TEST(Distillation, LearnsTheNewTargetWithoutGrowingOrForgetting) {
   EXPECT_GT(accuracy(*student, old), teacherOnOld - 0.05);
 }
 
+TEST(AnchoredUpdate, ForgetsLessOfTheTasksItHasNotMeasured) {
+  // A tuner's update: a few measurements of two tasks whose latency also
+  // depends on the second feature, in tokens that look like the old ones.
+  Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
+  for (size_t i = 0; i < fresh.size(); ++i)
+    fresh.tokens[i * kFeatureSize + 2] = 0.0f;
+  std::vector<size_t> measured;
+  for (unsigned task = 0; task < 2; ++task)
+    for (size_t i = 0; i < 6; ++i)
+      measured.push_back(fresh.groups[task].begin + i);
+  Dataset update = fresh.select(measured);
+
+  std::unique_ptr<CostModel> initial = trained(smallMamba(), old);
+  auto plain = initial->clone(), anchored = initial->clone();
+  ASSERT_TRUE(plain && anchored);
+  ASSERT_FALSE(static_cast<bool>((*plain)->update(update, 300)));
+  UpdateAnchor anchor;
+  anchor.initial = initial.get();
+  anchor.schedules = &old;
+  ASSERT_FALSE(static_cast<bool>((*anchored)->update(update, 300, anchor)));
+
+  double before = accuracy(*initial, old);
+  double afterPlain = accuracy(**plain, old);
+  double afterAnchored = accuracy(**anchored, old);
+  EXPECT_GT(afterAnchored, afterPlain + 0.03)
+      << before << " " << afterPlain << " " << afterAnchored;
+  // Both learn what they were shown.
+  EXPECT_GT(accuracy(**anchored, update), accuracy(*initial, update));
+}
+
+TEST(AnchoredUpdate, NeedsTheSameNetwork) {
+  Dataset old = makeDataset("old", 1);
+  std::unique_ptr<CostModel> model = trained(smallMamba(), old);
+  ModelOptions wider = smallMamba();
+  wider.dModel = 24;
+  std::unique_ptr<CostModel> other = trained(wider, old);
+  UpdateAnchor anchor;
+  anchor.initial = other.get();
+  anchor.schedules = &old;
+  llvm::Error error = model->update(old, 5, anchor);
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("same network"),
+            std::string::npos);
+}
+
 TEST(Distillation, DoesNotFollowATeacherWhereItIsWrong) {
   Dataset old = makeDataset("old", 1), reversed = makeDataset("reversed", 2);
   std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);

@@ -122,6 +122,19 @@ llvm::Error CostModel::save(llvm::StringRef path) const {
   return llvm::Error::success();
 }
 
+llvm::Expected<std::unique_ptr<CostModel>> CostModel::clone() const {
+  llvm::Expected<std::string> bytes = serialize();
+  if (!bytes)
+    return bytes.takeError();
+  llvm::Expected<std::unique_ptr<CostModel>> copy = create(modelOptions);
+  if (!copy)
+    return copy.takeError();
+  (*copy)->trainedTargets = trainedTargets;
+  if (llvm::Error error = (*copy)->deserialize(*bytes))
+    return std::move(error);
+  return copy;
+}
+
 Prediction CostModel::predictForSampling(const SequenceBatch &batch) {
   Prediction prediction;
   prediction.scores = predict(batch);

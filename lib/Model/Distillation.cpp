@@ -94,123 +94,127 @@ NeuralCostModel::distill(const CostModel &teacherModel,
     return makeError("distillation needs labelled records of the new target");
   if (!data.transfer || data.transfer->groups.empty())
     return makeError("distillation needs schedules of the new target");
-  // Same kind and size, and no other class implements these kinds.
-  const auto &teacher = static_cast<const NeuralCostModel &>(teacherModel);
-  for (const std::string &target : teacher.targets())
-    if (!llvm::is_contained(trainedTargets, target))
-      trainedTargets.push_back(target);
-
   try {
-    useThreads(modelOptions.threads);
-    // A set of schedules with the teacher's view of it, computed once (the
-    // teacher does not change), and per sample how much that view counts.
-    struct Anchored {
-      DatasetTensors tensors;
-      torch::Tensor teacherRepresentation, teacherScores, trust;
-    };
-    auto anchorOn = [&](const Dataset &set) {
-      Anchored anchored{tensorsOf(set), {}, {}, {}};
-      torch::NoGradGuard noGrad;
-      teacher.network->eval();
-      anchored.teacherRepresentation =
-          teacher.network->embed(anchored.tensors.tokens, anchored.tensors.mask)
-              .contiguous();
-      anchored.teacherScores =
-          teacher.network->readoutOf(anchored.teacherRepresentation);
-      anchored.trust = torch::ones({static_cast<int64_t>(set.size())});
-      return anchored;
-    };
-    Anchored transfer = anchorOn(*data.transfer);
-    // On the new target the teacher is trusted per task as far as it
-    // already ranks that task's labelled records: a teacher from other
-    // hardware is right about some tasks and wrong about others, and
-    // holding the student to it where it is wrong undoes what the labels
-    // teach. Tasks without labelled pairs get the mean trust.
-    {
-      torch::NoGradGuard noGrad;
-      DatasetTensors labelled = tensorsOf(*data.labelled);
-      llvm::StringMap<double> reliability = teacherReliability(
-          *data.labelled,
-          teacher.network->forward(labelled.tokens, labelled.mask).contiguous());
-      double meanTrust = 0;
-      for (const auto &entry : reliability)
-        meanTrust += entry.second / reliability.size();
-      auto trust = transfer.trust.accessor<float, 1>();
-      for (const DatasetGroup &group : data.transfer->groups) {
-        auto found = reliability.find(group.taskKey);
-        double value = found == reliability.end() ? meanTrust : found->second;
-        for (size_t i = group.begin; i < group.end; ++i)
-          trust[static_cast<int64_t>(i)] = static_cast<float>(value);
-      }
-    }
-    double representationScale = std::max(
-        1e-12, transfer.teacherRepresentation.pow(2).mean().item<double>());
-    bool replaying = data.replay && !data.replay->groups.empty() &&
-                     weights.replayWeight > 0;
-    Anchored replay;
-    if (replaying)
-      replay = anchorOn(*data.replay);
-
-    // Half a ranking batch each for distillation and replay: they steady
-    // the student rather than teach it, and a step costs what it scores.
-    auto halved = [&](const Dataset &set) {
-      auto [groups, perGroup] = batchShape(set);
-      return std::pair<unsigned, unsigned>{std::max(1u, groups / 2), perGroup};
-    };
-    // The student held to the teacher on `index` of `anchored`, drawn as
-    // `groups` tasks of `perGroup` schedules; its scores are returned too.
-    auto anchorLoss = [&](const Anchored &anchored, const torch::Tensor &index,
-                          int64_t groups, int64_t perGroup) {
-      torch::Tensor representation =
-          network->embed(anchored.tensors.tokens.index_select(0, index),
-                         anchored.tensors.mask.index_select(0, index));
-      torch::Tensor scores =
-          network->readoutOf(representation).view({groups, perGroup});
-      // A group's samples share their task, and so their trust.
-      torch::Tensor trust = anchored.trust.index_select(0, index);
-      torch::Tensor scoreError =
-          (standardized(scores) -
-           standardized(anchored.teacherScores.index_select(0, index)
-                            .view({groups, perGroup})))
-              .pow(2)
-              .mean(1);
-      torch::Tensor representationError =
-          (representation - anchored.teacherRepresentation.index_select(0, index))
-              .pow(2)
-              .mean(1);
-      torch::Tensor loss =
-          weights.scoreWeight *
-              (scoreError * trust.view({groups, perGroup}).select(1, 0)).mean() +
-          weights.representationWeight / representationScale *
-              (representationError * trust).mean();
-      return std::pair<torch::Tensor, torch::Tensor>{loss, scores};
-    };
-    auto [groups, perGroup] = halved(*data.transfer);
-    ExtraLoss extra = [&](std::mt19937_64 &random) {
-      torch::Tensor index =
-          drawGroupSamples(*data.transfer, groups, perGroup, random);
-      torch::Tensor loss = anchorLoss(transfer, index, groups, perGroup).first;
-      if (replaying) {
-        // On earlier targets the student learns from their labels and, as
-        // in Learning without Forgetting, from the teacher that knew them:
-        // labels alone, a few hundred per target, let the rest drift.
-        auto [replayGroups, replayPerGroup] = halved(*data.replay);
-        torch::Tensor replayIndex = drawGroupSamples(
-            *data.replay, replayGroups, replayPerGroup, random);
-        auto [anchoring, replayScores] =
-            anchorLoss(replay, replayIndex, replayGroups, replayPerGroup);
-        loss = loss + anchoring +
-               weights.replayWeight *
-                   rankingLoss(replayScores,
-                               replay.tensors.labels.index_select(0, replayIndex)
-                                   .view({replayGroups, replayPerGroup}));
-      }
-      return loss;
-    };
-    return trainOrThrow(*data.labelled, data.validation, modelOptions.epochs,
-                        extra);
+    // Same kind and size, and no other class implements these kinds.
+    return distillOrThrow(static_cast<const NeuralCostModel &>(teacherModel),
+                          data, weights, modelOptions.epochs);
   } catch (const c10::Error &error) {
     return makeError(std::string("distillation failed: ") +
                      error.what_without_backtrace());
   }
+}
+
+TrainingReport NeuralCostModel::distillOrThrow(
+    const NeuralCostModel &teacher, const DistillationData &data,
+    const DistillationOptions &weights, unsigned epochs) {
+  for (const std::string &target : teacher.targets())
+    if (!llvm::is_contained(trainedTargets, target))
+      trainedTargets.push_back(target);
+  useThreads(modelOptions.threads);
+  // A set of schedules with the teacher's view of it, computed once (the
+  // teacher does not change), and per sample how much that view counts.
+  struct Anchored {
+    DatasetTensors tensors;
+    torch::Tensor teacherRepresentation, teacherScores, trust;
+  };
+  auto anchorOn = [&](const Dataset &set) {
+    Anchored anchored{tensorsOf(set), {}, {}, {}};
+    torch::NoGradGuard noGrad;
+    teacher.network->eval();
+    anchored.teacherRepresentation =
+        teacher.network->embed(anchored.tensors.tokens, anchored.tensors.mask)
+            .contiguous();
+    anchored.teacherScores =
+        teacher.network->readoutOf(anchored.teacherRepresentation);
+    anchored.trust = torch::ones({static_cast<int64_t>(set.size())});
+    return anchored;
+  };
+  Anchored transfer = anchorOn(*data.transfer);
+  // On the new target the teacher is trusted per task as far as it
+  // already ranks that task's labelled records: a teacher from other
+  // hardware is right about some tasks and wrong about others, and
+  // holding the student to it where it is wrong undoes what the labels
+  // teach. Tasks without labelled pairs get the mean trust.
+  {
+    torch::NoGradGuard noGrad;
+    DatasetTensors labelled = tensorsOf(*data.labelled);
+    llvm::StringMap<double> reliability = teacherReliability(
+        *data.labelled,
+        teacher.network->forward(labelled.tokens, labelled.mask).contiguous());
+    double meanTrust = 0;
+    for (const auto &entry : reliability)
+      meanTrust += entry.second / reliability.size();
+    auto trust = transfer.trust.accessor<float, 1>();
+    for (const DatasetGroup &group : data.transfer->groups) {
+      auto found = reliability.find(group.taskKey);
+      double value = found == reliability.end() ? meanTrust : found->second;
+      for (size_t i = group.begin; i < group.end; ++i)
+        trust[static_cast<int64_t>(i)] = static_cast<float>(value);
+    }
+  }
+  double representationScale = std::max(
+      1e-12, transfer.teacherRepresentation.pow(2).mean().item<double>());
+  bool replaying = data.replay && !data.replay->groups.empty() &&
+                   weights.replayWeight > 0;
+  Anchored replay;
+  if (replaying)
+    replay = anchorOn(*data.replay);
+
+  // Half a ranking batch each for distillation and replay: they steady
+  // the student rather than teach it, and a step costs what it scores.
+  auto halved = [&](const Dataset &set) {
+    auto [groups, perGroup] = batchShape(set);
+    return std::pair<unsigned, unsigned>{std::max(1u, groups / 2), perGroup};
+  };
+  // The student held to the teacher on `index` of `anchored`, drawn as
+  // `groups` tasks of `perGroup` schedules; its scores are returned too.
+  auto anchorLoss = [&](const Anchored &anchored, const torch::Tensor &index,
+                        int64_t groups, int64_t perGroup) {
+    torch::Tensor representation =
+        network->embed(anchored.tensors.tokens.index_select(0, index),
+                       anchored.tensors.mask.index_select(0, index));
+    torch::Tensor scores =
+        network->readoutOf(representation).view({groups, perGroup});
+    // A group's samples share their task, and so their trust.
+    torch::Tensor trust = anchored.trust.index_select(0, index);
+    torch::Tensor scoreError =
+        (standardized(scores) -
+         standardized(anchored.teacherScores.index_select(0, index)
+                          .view({groups, perGroup})))
+            .pow(2)
+            .mean(1);
+    torch::Tensor representationError =
+        (representation - anchored.teacherRepresentation.index_select(0, index))
+            .pow(2)
+            .mean(1);
+    torch::Tensor loss =
+        weights.scoreWeight *
+            (scoreError * trust.view({groups, perGroup}).select(1, 0)).mean() +
+        weights.representationWeight / representationScale *
+            (representationError * trust).mean();
+    return std::pair<torch::Tensor, torch::Tensor>{loss, scores};
+  };
+  auto [groups, perGroup] = halved(*data.transfer);
+  ExtraLoss extra = [&](std::mt19937_64 &random) {
+    torch::Tensor index =
+        drawGroupSamples(*data.transfer, groups, perGroup, random);
+    torch::Tensor loss = anchorLoss(transfer, index, groups, perGroup).first;
+    if (replaying) {
+      // On earlier targets the student learns from their labels and, as
+      // in Learning without Forgetting, from the teacher that knew them:
+      // labels alone, a few hundred per target, let the rest drift.
+      auto [replayGroups, replayPerGroup] = halved(*data.replay);
+      torch::Tensor replayIndex = drawGroupSamples(
+          *data.replay, replayGroups, replayPerGroup, random);
+      auto [anchoring, replayScores] =
+          anchorLoss(replay, replayIndex, replayGroups, replayPerGroup);
+      loss = loss + anchoring +
+             weights.replayWeight *
+                 rankingLoss(replayScores,
+                             replay.tensors.labels.index_select(0, replayIndex)
+                                 .view({replayGroups, replayPerGroup}));
+    }
+    return loss;
+  };
+  return trainOrThrow(*data.labelled, data.validation, epochs, extra);
 }

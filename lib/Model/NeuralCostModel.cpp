@@ -122,14 +122,29 @@ NeuralCostModel::train(const Dataset &trainSet, const Dataset &validation) {
   }
 }
 
-llvm::Error NeuralCostModel::update(const Dataset &data, unsigned steps) {
+llvm::Error NeuralCostModel::update(const Dataset &data, unsigned steps,
+                                    const UpdateAnchor &anchor) {
   try {
     auto [groups, perGroup] = batchShape(data);
     size_t batchesPerEpoch = std::max<size_t>(
         1, data.size() / (static_cast<size_t>(groups) * perGroup));
-    trainOrThrow(data, /*validation=*/nullptr,
-                 static_cast<unsigned>((steps + batchesPerEpoch - 1) /
-                                       batchesPerEpoch));
+    auto epochs = static_cast<unsigned>((steps + batchesPerEpoch - 1) /
+                                        batchesPerEpoch);
+    // Per-target heads have no one readout to distill.
+    if (anchor.initial && anchor.schedules &&
+        !anchor.schedules->groups.empty() && !modelOptions.perTargetHeads) {
+      const ModelOptions &theirs = anchor.initial->options();
+      if (theirs.kind != modelOptions.kind || theirs.perTargetHeads ||
+          anchor.initial->parameterCount() != parameterCount())
+        return makeError("an update's anchor must be the same network");
+      // Same kind and size, and no other class implements these kinds.
+      DistillationData anchored{&data, /*validation=*/nullptr,
+                                anchor.schedules, /*replay=*/nullptr};
+      distillOrThrow(static_cast<const NeuralCostModel &>(*anchor.initial),
+                     anchored, anchor.weights, epochs);
+    } else {
+      trainOrThrow(data, /*validation=*/nullptr, epochs);
+    }
     return llvm::Error::success();
   } catch (const c10::Error &error) {
     return makeError(std::string("updating the model failed: ") +

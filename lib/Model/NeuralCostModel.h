@@ -43,7 +43,8 @@ public:
   int64_t parameterCount() const override;
   llvm::Expected<TrainingReport> train(const Dataset &trainSet,
                                        const Dataset &validation) override;
-  llvm::Error update(const Dataset &data, unsigned steps) override;
+  llvm::Error update(const Dataset &data, unsigned steps,
+                     const UpdateAnchor &anchor) override;
   Prediction predictForSampling(const SequenceBatch &batch) override;
   std::vector<float> predict(const SequenceBatch &batch) override;
   llvm::Expected<TrainingReport>
@@ -64,6 +65,11 @@ private:
                             const torch::Tensor &labels) const;
   /// Groups per batch and samples drawn from each for `data`.
   std::pair<unsigned, unsigned> batchShape(const Dataset &data) const;
+  /// distill() for `epochs` epochs (the online update's anchored steps).
+  TrainingReport distillOrThrow(const NeuralCostModel &teacher,
+                                const DistillationData &data,
+                                const DistillationOptions &weights,
+                                unsigned epochs);
   /// Trains for at most `epochs` epochs on `trainSet`'s ranking loss plus
   /// `extra`. With a validation set, stops early and keeps the best epoch's
   /// weights; without one (the online update), keeps the last.

@@ -17,7 +17,8 @@ public:
     trainedTargets = trainSet.targets;
     return TrainingReport{};
   }
-  llvm::Error update(const Dataset &, unsigned) override {
+  llvm::Error update(const Dataset &, unsigned,
+                     const UpdateAnchor &) override {
     return llvm::Error::success();
   }
   std::vector<float> predict(const SequenceBatch &batch) override {

@@ -67,8 +67,10 @@ public:
 
   /// Ansor's online model: boosted trees do not continue training on new
   /// data, so each update retrains on everything measured so far, one
-  /// boosting round per step (in epochs of 10).
-  llvm::Error update(const Dataset &data, unsigned steps) override {
+  /// boosting round per step (in epochs of 10). Trees have no
+  /// representation to hold to an anchor.
+  llvm::Error update(const Dataset &data, unsigned steps,
+                     const UpdateAnchor &) override {
     unsigned saved = modelOptions.epochs;
     modelOptions.epochs = std::max(1u, (steps + 9) / 10);
     llvm::Expected<TrainingReport> report = train(data, Dataset());

@@ -67,6 +67,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.rdu.uncertainty = uncertainty;
     options.rdu.performance = performance;
     options.updateSteps = updateSteps;
+    options.anchoredUpdate = updateAnchor;
     options.workers = workers;
     options.seed = seed;
     if (repeats > 0)

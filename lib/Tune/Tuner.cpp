@@ -23,6 +23,7 @@
 #include "tcl/Support/Context.h"
 #include "tcl/Target/Machine.h"
 #include "tcl/Target/TargetSpec.h"
+#include "tcl/Tune/BatchPicking.h"
 #include "tcl/Tune/TaskScheduler.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -81,6 +82,9 @@ private:
                           TuningDatabase &into);
   /// The online update on everything measured for the tuned tasks.
   llvm::Error updateModel();
+  /// Random schedules of every task, which the online update is held to
+  /// the initial model's view of (UpdateAnchor).
+  void drawAnchorSchedules();
   /// The best schedules of the module as one Transform library.
   llvm::FailureOr<OwningOpRef<ModuleOp>> scheduleLibrary(ModuleOp module,
                                                          TuneResult &result);
@@ -100,6 +104,10 @@ private:
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<TuningDatabase> db;
   std::unique_ptr<CostModel> model;
+  /// The model as loaded, and the schedules on which updates are held to it
+  /// (TuneOptions::anchoredUpdate); none for an untrained model.
+  std::unique_ptr<CostModel> initialModel;
+  Dataset anchorSchedules;
   std::vector<std::unique_ptr<TuningTask>> tasks;
   std::mt19937_64 random;
   unsigned measuredThisRun = 0;
@@ -135,7 +143,33 @@ llvm::Error Tuner::loadModel() {
   if (!loaded)
     return loaded.takeError();
   model = std::move(*loaded);
+  // A trained model's online updates are held to what it knows now.
+  if (options.anchoredUpdate && options.updateSteps > 0) {
+    auto copy = model->clone();
+    if (!copy)
+      return copy.takeError();
+    initialModel = std::move(*copy);
+  }
   return llvm::Error::success();
+}
+
+void Tuner::drawAnchorSchedules() {
+  std::mt19937_64 draw(options.seed);
+  for (const std::unique_ptr<TuningTask> &task : tasks) {
+    std::set<std::string> seen;
+    std::vector<Assignment> schedules;
+    for (unsigned attempt = 0; schedules.size() < options.anchorSchedules &&
+                               attempt < 4 * options.anchorSchedules;
+         ++attempt) {
+      std::optional<Assignment> sample = task->space().sample(draw());
+      if (!sample)
+        break;
+      if (seen.insert(task->space().format(*sample)).second)
+        schedules.push_back(std::move(*sample));
+    }
+    task->appendGroup(anchorSchedules, targetName, schedules,
+                      std::vector<double>(schedules.size(), 1.0));
+  }
 }
 
 llvm::Error Tuner::setUp(ModuleOp module) {
@@ -207,6 +241,8 @@ llvm::Error Tuner::setUp(ModuleOp module) {
         task->addRecord(record);
     tasks.push_back(std::move(task));
   }
+  if (initialModel)
+    drawAnchorSchedules();
   return readBaselines();
 }
 
@@ -293,46 +329,30 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   unsigned randomCount =
       std::min<unsigned>(count, std::lround(count * options.randomShare));
   unsigned modelCount = count - randomCount;
+  // A task with nothing measured gains nothing from the updates on other
+  // tasks' records, and may have lost to them what pre-training taught
+  // about it: the model as loaded scores its first round.
+  CostModel &scorer = firstRound && initialModel ? *initialModel : *model;
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
-    return model->predict(task.featurize(schedules).view());
+    return scorer.predict(task.featurize(schedules).view());
   };
   std::vector<ScoredSchedule> pool =
       evolve(space, task.bestAssignments(16), score, task.measured,
              std::max(modelCount, modelCount * options.poolFactor),
              options.evolution, random);
 
-  // A task's first round exploits the model: nothing of it is measured yet
-  // for the sampler's diversity or the online update to work from.
-  if (options.sampler == "topk" || firstRound || pool.size() <= modelCount) {
-    for (const ScoredSchedule &candidate : pool) {
-      if (batch.size() == modelCount)
-        break;
-      take(candidate.assignment);
-    }
-  } else {
-    std::vector<Assignment> candidates;
-    for (const ScoredSchedule &candidate : pool)
-      candidates.push_back(candidate.assignment);
-    Prediction pooled =
-        model->predictForSampling(task.featurize(candidates).view());
-    // Diversity is measured against what this task already has.
-    std::vector<Assignment> measured = task.bestAssignments(256);
-    Prediction known = measured.empty()
-                           ? Prediction()
-                           : model->predictForSampling(
-                                 task.featurize(measured).view());
-    RduPool rduPool;
-    rduPool.candidates = {pooled.embeddings.data(), candidates.size(),
-                          pooled.embeddingSize};
-    rduPool.uncertainty = pooled.uncertainty;
-    rduPool.predicted = pooled.scores;
-    rduPool.measured = {known.embeddings.data(), measured.size(),
-                        known.embeddingSize};
-    RduOptions rdu = options.rdu;
-    rdu.seed = random();
-    for (size_t index : selectRdu(rduPool, modelCount, rdu))
-      take(candidates[index]);
-  }
+  std::vector<Assignment> candidates;
+  for (const ScoredSchedule &candidate : pool)
+    candidates.push_back(candidate.assignment);
+  // Diversity is measured against what this task already has.
+  std::vector<Assignment> measured = task.bestAssignments(256);
+  RduOptions rdu = options.rdu;
+  rdu.seed = random();
+  for (size_t index :
+       pickToMeasure(scorer, task.featurize(candidates).view(),
+                     task.featurize(measured).view(), modelCount,
+                     options.sampler, rdu, /*exploit=*/firstRound))
+    take(candidates[index]);
   // The random share, and whatever the pool could not fill.
   for (unsigned attempt = 0; batch.size() < count && attempt < 64 * count;
        ++attempt) {
@@ -454,7 +474,10 @@ llvm::Error Tuner::updateModel() {
     task->appendTo(data, targetName);
   if (data.groups.empty())
     return llvm::Error::success();
-  return model->update(data, options.updateSteps);
+  UpdateAnchor anchor;
+  anchor.initial = initialModel.get();
+  anchor.schedules = &anchorSchedules;
+  return model->update(data, options.updateSteps, anchor);
 }
 
 TunedTask Tuner::summarize(const TuningTask &task) const {

@@ -87,6 +87,14 @@ void TuningTask::appendTo(Dataset &dataset, llvm::StringRef target) const {
   }
   if (schedules.size() < 2)
     return;
+  appendGroup(dataset, target, schedules, seconds);
+}
+
+void TuningTask::appendGroup(Dataset &dataset, llvm::StringRef target,
+                             llvm::ArrayRef<Assignment> schedules,
+                             llvm::ArrayRef<double> seconds) const {
+  if (schedules.empty())
+    return;
   OwnedBatch batch = featurize(schedules);
   // Re-pad the dataset and the batch to the longer of the two.
   unsigned length = std::max(dataset.length, batch.length);

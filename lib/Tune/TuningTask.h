@@ -70,6 +70,11 @@ public:
   /// Appends the valid measurements as one group of `dataset` (labels: the
   /// best latency / latency); nothing if fewer than two.
   void appendTo(Dataset &dataset, llvm::StringRef target) const;
+  /// Appends `schedules` of this task with their latencies as one group of
+  /// `dataset` (labels: the best latency / latency); nothing if empty.
+  void appendGroup(Dataset &dataset, llvm::StringRef target,
+                   llvm::ArrayRef<Assignment> schedules,
+                   llvm::ArrayRef<double> seconds) const;
 };
 
 } // namespace tcl

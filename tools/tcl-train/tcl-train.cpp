@@ -14,7 +14,12 @@
 //       continual distillation: the teacher's network learns target T from
 //       10% of T's records, held to the teacher on T's schedules and to a
 //       replay of the teacher's targets (--fine-tune, --multi-task and plain
-//       training are the comparators; see docs/distillation.md).
+//       training are the comparators; see docs/distillation.md);
+//   tcl-train DB --evaluate=model.tclm --test-networks=... --new-target=T
+//       --replay-tuning=32
+//       replays tuning on the held-out tasks' records of T: the tuner's
+//       sampler and online update choose which records to reveal, and the
+//       best latency found per trial is reported (ReplayTuning.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +28,7 @@
 #include "tcl/Model/Metrics.h"
 #include "tcl/Support/Version.h"
 #include "tcl/Tune/PoolSampling.h"
+#include "tcl/Tune/ReplayTuning.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -145,6 +151,21 @@ static cl::opt<double> representationWeight(
 static cl::opt<double> replayWeight(
     cl::cat(category), "replay-weight", cl::init(DistillationOptions().replayWeight),
     cl::desc("--distill: weight of the ranking loss on the replay"));
+static cl::opt<unsigned> replayTrials(
+    cl::cat(category), "replay-tuning", cl::init(0),
+    cl::desc("After training or loading, replay tuning with this many trials "
+             "per held-out task (0: none)"));
+static cl::opt<std::string> replaySampler(
+    cl::cat(category), "replay-sampler", cl::init(TuneOptions().sampler),
+    cl::desc("--replay-tuning: the tuner's sampler, rdu or topk"));
+static cl::opt<unsigned> replayUpdateSteps(
+    cl::cat(category), "replay-update-steps",
+    cl::init(TuneOptions().updateSteps),
+    cl::desc("--replay-tuning: gradient steps of the online update per round"));
+static cl::opt<bool> replayAnchor(
+    cl::cat(category), "replay-anchor", cl::init(TuneOptions().anchoredUpdate),
+    cl::desc("--replay-tuning: hold the online update to the model as it "
+             "started"));
 static cl::opt<uint64_t> seed(cl::cat(category), "seed", cl::desc("Seed of initialization, batches and split"),
                               cl::init(0));
 static cl::opt<unsigned> threads(cl::cat(category), "num-threads", cl::desc("Threads for training and inference"),
@@ -238,6 +259,11 @@ int main(int argc, char **argv) {
   if ((!distillFrom.empty() || !fineTune.empty() || multiTask) &&
       newTarget.empty())
     return fail("--distill, --fine-tune and --multi-task need --new-target");
+  if (replayTrials && testNetworks.empty())
+    return fail("--replay-tuning replays the tasks of --test-networks");
+  if (replaySampler != "rdu" && replaySampler != "topk")
+    return fail("--replay-sampler must be rdu or topk, not '" + replaySampler +
+                "'");
   // What is learned (`learning`) and what came before (`earlier`).
   Dataset learning = std::move(trainPart), earlier;
   if (!newTarget.empty()) {
@@ -401,7 +427,44 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::format("  %-36s top-1 %.4f  top-5 %.4f\n", name.c_str(),
                                  top.first, top.second);
 
+  std::vector<ReplayPoint> replay;
+  if (replayTrials) {
+    ReplayOptions options;
+    options.trialsPerTask = replayTrials;
+    options.tuner.sampler = replaySampler;
+    options.tuner.updateSteps = replayUpdateSteps;
+    options.tuner.anchoredUpdate = replayAnchor;
+    options.tuner.seed = seed;
+    auto points = replayTuning(*model, testPart, options);
+    if (!points)
+      return fail(llvm::toString(points.takeError()));
+    replay = std::move(*points);
+    llvm::outs() << llvm::format(
+        "replayed tuning of %zu tasks (%s, %u update steps%s): best found / "
+        "best record\n",
+        testPart.groups.size(), replaySampler.c_str(),
+        replayUpdateSteps.getValue(), replayAnchor ? ", anchored" : "");
+    for (const ReplayPoint &point : replay) {
+      if (point.trials & (point.trials - 1) && point.trials != replayTrials)
+        continue; // powers of two and the last
+      llvm::outs() << llvm::format("  %3u trials  mean %.4f", point.trials,
+                                   point.meanBestFound);
+      for (const auto &[network, ratio] : point.networkBestFound)
+        llvm::outs() << llvm::format("  %s %.4f", network.c_str(), ratio);
+      llvm::outs() << "\n";
+    }
+  }
+
   if (!jsonPath.empty()) {
+    json::Array replayJson;
+    for (const ReplayPoint &point : replay) {
+      json::Object networks;
+      for (const auto &[network, ratio] : point.networkBestFound)
+        networks[network] = ratio;
+      replayJson.push_back(json::Object{{"trials", static_cast<int64_t>(point.trials)},
+                                        {"mean_best_found", point.meanBestFound},
+                                        {"networks", std::move(networks)}});
+    }
     json::Object perNetwork;
     for (const auto &[name, top] : metrics.topByNetwork)
       perNetwork[name] = json::Object{{"top1", top.first}, {"top5", top.second}};
@@ -440,7 +503,8 @@ int main(int argc, char **argv) {
                      {"top5", metrics.top5},
                      {"rmse", metrics.rmse},
                      {"per_network", std::move(perNetwork)},
-                     {"per_task", std::move(perTask)}};
+                     {"per_task", std::move(perTask)},
+                     {"replay", std::move(replayJson)}};
     std::error_code error;
     llvm::raw_fd_ostream file(jsonPath, error);
     if (error)

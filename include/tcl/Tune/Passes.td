@@ -58,6 +58,9 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "off, RDU as in pool mode)">,
     Option<"updateSteps", "update-steps", "unsigned", /*default=*/"20",
            "Gradient steps of the model's online update per round (0: none)">,
+    Option<"updateAnchor", "update-anchor", "bool", /*default=*/"true",
+           "Hold the online update to the model as loaded, by distillation "
+           "on random schedules of every task">,
     Option<"workers", "workers", "unsigned", /*default=*/"1",
            "Processes building candidates at once">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0", "Seed of the search">,

@@ -90,6 +90,11 @@ struct TuneOptions {
   double randomShare = 0.1;
   /// Gradient steps of the online update after each round (0: no update).
   unsigned updateSteps = 20;
+  /// Hold the online update to the model as loaded, by distillation on
+  /// `anchorSchedules` random schedules of every task (UpdateAnchor), and
+  /// let the model as loaded score each task's first round.
+  bool anchoredUpdate = true;
+  unsigned anchorSchedules = 64;
   /// Processes building candidates at once (timings never overlap).
   unsigned workers = 1;
   uint64_t seed = 0;
