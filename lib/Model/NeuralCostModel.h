@@ -32,7 +32,8 @@ DatasetTensors tensorsOf(const Dataset &dataset);
 /// torch::set_num_threads, a no-op when they already do: that call rebuilds
 /// LibTorch's pthreadpool every time, and the new pool's threads spin for
 /// work for milliseconds. Called per scored batch, they took a fifth of a
-/// 2-core machine's time from inference.
+/// 2-core machine's time from inference. It also has the OpenMP workers
+/// sleep as soon as a parallel region ends (see NeuralCostModel.cpp).
 void useThreads(unsigned threads);
 
 class NeuralCostModel : public CostModel {

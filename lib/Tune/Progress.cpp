@@ -102,7 +102,11 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
                         formatSeconds(result.defaultSeconds),
                         speedup(result.defaultSeconds, result.tunedSeconds),
                         formatSeconds(result.onednnSumSeconds));
-  os << llvm::formatv("{0} candidates measured in {1}\n", result.measured,
-                      formatDuration(result.seconds));
+  os << llvm::formatv("{0} candidates measured in {1}: {2} searching and "
+                      "sampling, {3} measuring, {4} updating the model\n",
+                      result.measured, formatDuration(result.seconds),
+                      formatDuration(result.time.searching),
+                      formatDuration(result.time.measuring),
+                      formatDuration(result.time.updating));
   os.flush();
 }

@@ -111,6 +111,24 @@ private:
   std::vector<std::unique_ptr<TuningTask>> tasks;
   std::mt19937_64 random;
   unsigned measuredThisRun = 0;
+  /// This run's time so far, by phase.
+  TuningTime spent;
+};
+
+/// Adds the wall time of its scope to a phase's total.
+class PhaseTimer {
+public:
+  explicit PhaseTimer(double &total)
+      : total(total), start(std::chrono::steady_clock::now()) {}
+  ~PhaseTimer() {
+    total += std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           start)
+                 .count();
+  }
+
+private:
+  double &total;
+  std::chrono::steady_clock::time_point start;
 };
 
 } // namespace
@@ -449,18 +467,23 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
       return makeError("task " + task.info.key +
                        ": cannot compute its reference outputs");
     task.evaluator = std::move(*evaluator);
+    PhaseTimer timer(spent.measuring);
     if (llvm::Error error = measureBaselines(task))
       return std::move(error);
   }
   bool firstRound = task.measured.empty();
   unsigned size = firstRound ? options.firstBatchSize : options.batchSize;
-  std::vector<Assignment> batch =
-      pickBatch(task, std::min(budget, size), firstRound);
+  std::vector<Assignment> batch;
+  {
+    PhaseTimer timer(spent.searching);
+    batch = pickBatch(task, std::min(budget, size), firstRound);
+  }
   if (batch.empty()) {
     task.exhausted = true;
     return 0;
   }
   size_t before = task.measured.size();
+  PhaseTimer timer(spent.measuring);
   if (llvm::Error error = measure(task, batch))
     return std::move(error);
   return static_cast<unsigned>(task.measured.size() - before);
@@ -469,6 +492,7 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
 llvm::Error Tuner::updateModel() {
   if (options.updateSteps == 0)
     return llvm::Error::success();
+  PhaseTimer timer(spent.updating);
   Dataset data;
   for (const std::unique_ptr<TuningTask> &task : tasks)
     task->appendTo(data, targetName);
@@ -637,6 +661,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
   }
   while (done < options.trials) {
     auto roundStart = std::chrono::steady_clock::now();
+    TuningTime before = spent;
     size_t index = scheduler.next();
     if (index == tasks.size())
       break;
@@ -662,7 +687,10 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
           {"seconds", std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - roundStart)
                           .count()},
-          {"estimated_s", scheduler.estimatedTotal()}};
+          {"estimated_s", scheduler.estimatedTotal()},
+          {"searching_s", spent.searching - before.searching},
+          {"measuring_s", spent.measuring - before.measuring},
+          {"updating_s", spent.updating - before.updating}};
       if (task.best())
         line["task_best_s"] = task.best()->second;
       *history << llvm::json::Value(std::move(line)) << "\n";
@@ -689,6 +717,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
   for (const std::unique_ptr<TuningTask> &task : tasks)
     result.tasks.push_back(summarize(*task));
   result.measured = measuredThisRun;
+  result.time = spent;
   FailureOr<OwningOpRef<ModuleOp>> library = scheduleLibrary(module, result);
   if (failed(library))
     return makeError("cannot write the tuned schedules as a Transform library");

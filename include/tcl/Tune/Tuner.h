@@ -151,6 +151,17 @@ struct TunedTask {
   }
 };
 
+/// Where a tuning run's wall time went, in seconds.
+struct TuningTime {
+  /// The evolutionary search and the sampler's pick (the cost model's
+  /// inference).
+  double searching = 0;
+  /// Building, checking and timing candidates, and the baselines.
+  double measuring = 0;
+  /// The cost model's online updates.
+  double updating = 0;
+};
+
 struct TuneResult {
   std::vector<TunedTask> tasks;
   /// The best schedules as one Transform library: a named sequence per
@@ -162,6 +173,7 @@ struct TuneResult {
   /// Candidates measured by this run, and its wall time.
   unsigned measured = 0;
   double seconds = 0;
+  TuningTime time;
   /// Whole-module latencies (endToEnd): tuned, default schedule, and the sum
   /// over tasks of occurrences x oneDNN's time (tcl's time for tasks oneDNN
   /// has no primitive for).
