@@ -34,8 +34,9 @@ between runs minutes apart; this ratio does not, so the comparisons are made
 in it: the trials and the wall time each method needs to reach the TenSet-MLP
 tuner's final "vs oneDNN", as ratios to TenSet-MLP's; the final estimate, in
 milliseconds and over oneDNN; the final end-to-end latency of each method
-beside the default schedule's. Medians over repetitions. Prints a table and
-writes JSON.
+beside the default schedule's; the run's wall time by phase (searching and
+sampling, measuring, updating the model). Medians over repetitions. Prints a
+table and writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
@@ -137,6 +138,18 @@ def curve(rounds, onednn_s):
     return points
 
 
+PHASES = ("searching", "measuring", "updating")
+
+
+def phases(rounds):
+    """A run's wall seconds by phase, summed over its rounds; None for
+    histories written before the tuner recorded them."""
+    if not rounds or any(phase + "_s" not in entry for entry in rounds
+                         for phase in PHASES):
+        return None
+    return {phase: sum(entry[phase + "_s"] for entry in rounds) for phase in PHASES}
+
+
 def onednn_network_seconds(db):
     """Sum over the network's tasks of occurrences x oneDNN's latency, as
     measured in the run that wrote `db`. Runs minutes apart on a shared
@@ -223,7 +236,7 @@ def main():
                     rounds, final = read_history(history)
                 results[name] = {"network": network, "method": method, "rep": rep,
                                  "curve": curve(rounds, onednn_network_seconds(db)),
-                                 "final": final}
+                                 "phases": phases(rounds), "final": final}
 
     report = {"target": args.target, "trials": args.trials, "reps": args.reps,
               "new_target_fraction": args.new_target_fraction,
@@ -266,7 +279,10 @@ def main():
                          "seconds_to_mlp_final": median(reached_s),
                          "end_to_end_tuned_s": median(end_to_end),
                          "end_to_end_default_s": median(defaults),
-                         "end_to_end_tuned_over_default": median(over_default)})
+                         "end_to_end_tuned_over_default": median(over_default),
+                         "seconds_by_phase": {
+                             phase: median([r["phases"][phase] for r in runs[method]
+                                            if r["phases"]]) for phase in PHASES}})
         mlp_row = next((row for row in rows if row["method"] == "tenset-mlp"), None)
         for row in rows:
             if mlp_row and row["trials_to_mlp_final"] and mlp_row["trials_to_mlp_final"]:
@@ -303,6 +319,10 @@ def main():
                 fmt(row["end_to_end_default_s"] and row["end_to_end_default_s"] * 1e3, "%.2f ms"),
                 fmt(row["end_to_end_tuned_over_default"], "%.3f"),
                 fmt(row.get("latency_ratio_mlp_over_method"), "%.3f")))
+        print("wall seconds by phase (medians): " + "; ".join(
+            "%s %s" % (row["method"], ", ".join(
+                "%s %s" % (phase, fmt(row["seconds_by_phase"][phase], "%.0f"))
+                for phase in PHASES)) for row in rows))
 
     with open(args.out, "w") as f:
         json.dump(report, f, indent=1)

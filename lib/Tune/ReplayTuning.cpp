@@ -85,9 +85,19 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
     anchor.schedules = &anchorSchedules;
   }
 
+  // As the tuner: the update waits for a round that the updated model
+  // scores.
+  bool modelBehind = false;
   auto round = [&](ReplayedTask &task) -> llvm::Error {
     const DatasetGroup &group = *task.group;
     bool firstRound = task.measured.empty();
+    bool initialScores = firstRound && initial;
+    if (modelBehind && !initialScores && tuner.updateSteps) {
+      if (llvm::Error error =
+              model.update(tasks.select(allMeasured), tuner.updateSteps, anchor))
+        return error;
+      modelBehind = false;
+    }
     size_t count = std::min<size_t>(
         firstRound ? tuner.firstBatchSize : tuner.batchSize,
         std::min<size_t>(options.trialsPerTask, task.records()) -
@@ -101,7 +111,7 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
                       tasks.lengths.data() + group.begin, task.records(),
                       tasks.length, group.target};
     // As the tuner: the model as loaded scores a task's first round.
-    CostModel &scorer = firstRound && initial ? *initial : model;
+    CostModel &scorer = initialScores ? *initial : model;
     std::vector<float> scores = scorer.predict(all);
     std::vector<size_t> unmeasured;
     for (size_t i = 0; i < task.records(); ++i)
@@ -152,9 +162,8 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
       best = std::min(best, tasks.seconds[group.begin + i]);
       task.bestAfterTrial.push_back(best);
     }
-    if (tuner.updateSteps == 0)
-      return llvm::Error::success();
-    return model.update(tasks.select(allMeasured), tuner.updateSteps, anchor);
+    modelBehind = true;
+    return llvm::Error::success();
   };
 
   // Rounds visit the tasks in turn until each has its trials.

@@ -82,6 +82,13 @@ private:
                           TuningDatabase &into);
   /// The online update on everything measured for the tuned tasks.
   llvm::Error updateModel();
+  /// Whether the model as loaded, rather than the updated one, scores
+  /// `task`'s next round: a task with nothing measured gains nothing from
+  /// the updates on other tasks' records, and may have lost to them what
+  /// pre-training taught about it.
+  bool scoresWithInitialModel(const TuningTask &task) const {
+    return task.measured.empty() && initialModel;
+  }
   /// Random schedules of every task, which the online update is held to
   /// the initial model's view of (UpdateAnchor).
   void drawAnchorSchedules();
@@ -347,10 +354,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   unsigned randomCount =
       std::min<unsigned>(count, std::lround(count * options.randomShare));
   unsigned modelCount = count - randomCount;
-  // A task with nothing measured gains nothing from the updates on other
-  // tasks' records, and may have lost to them what pre-training taught
-  // about it: the model as loaded scores its first round.
-  CostModel &scorer = firstRound && initialModel ? *initialModel : *model;
+  CostModel &scorer = scoresWithInitialModel(task) ? *initialModel : *model;
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
@@ -645,10 +649,11 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
                          options.database, model->options().kind,
                          modelPath,
                          options.sampler);
-  // The model first learns what a previous run measured.
-  if (done > 0)
-    if (llvm::Error error = updateModel())
-      return std::move(error);
+  // Measurements the model has not learned from yet, such as a previous
+  // run's. The update waits for a round that the updated model scores: the
+  // model as loaded scores every task's first round (pickBatch), so updates
+  // during the first rounds would be computed for nothing.
+  bool modelBehind = done > 0;
 
   std::unique_ptr<llvm::raw_fd_ostream> history;
   if (!options.historyPath.empty()) {
@@ -666,6 +671,11 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     if (index == tasks.size())
       break;
     TuningTask &task = *tasks[index];
+    if (modelBehind && !scoresWithInitialModel(task)) {
+      if (llvm::Error error = updateModel())
+        return std::move(error);
+      modelBehind = false;
+    }
     llvm::Expected<unsigned> measured = round(task, options.trials - done);
     if (!measured)
       return measured.takeError();
@@ -677,8 +687,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     scheduler.record(index, *measured,
                      task.best() ? task.best()->second
                                  : std::numeric_limits<double>::infinity());
-    if (llvm::Error error = updateModel())
-      return std::move(error);
+    modelBehind = true;
     if (history) {
       llvm::json::Object line{
           {"task", task.info.key},
