@@ -101,6 +101,62 @@ TEST(ReplayTuning, ATrainedModelFindsTheBestSoonerThanRandom) {
   }
 }
 
+/// Scores at random, as the "random" kind (which clone() makes of it), and
+/// counts the records each online update learns from.
+class UpdateCountingModel : public CostModel {
+public:
+  UpdateCountingModel() : CostModel([] {
+    ModelOptions options;
+    options.kind = "random";
+    return options;
+  }()) {}
+  int64_t parameterCount() const override { return 0; }
+  llvm::Expected<TrainingReport> train(const Dataset &, const Dataset &) override {
+    return TrainingReport{};
+  }
+  llvm::Error update(const Dataset &data, unsigned,
+                     const UpdateAnchor &) override {
+    updatedOn.push_back(data.size());
+    return llvm::Error::success();
+  }
+  std::vector<float> predict(const SequenceBatch &batch) override {
+    std::vector<float> scores(batch.count);
+    for (float &score : scores)
+      score = static_cast<float>(random() >> 11) * 0x1.0p-53f;
+    return scores;
+  }
+  std::vector<size_t> updatedOn;
+
+protected:
+  llvm::Expected<std::string> serialize() const override { return ""; }
+  llvm::Error deserialize(llvm::StringRef) override {
+    return llvm::Error::success();
+  }
+
+private:
+  std::mt19937_64 random{3};
+};
+
+TEST(ReplayTuning, TheUpdateWaitsForARoundTheUpdatedModelScores) {
+  Dataset data = makeDataset();
+  // Anchored, the model as loaded scores every first round: no update runs
+  // until the second round of the first task, which learns from all 12
+  // first rounds of 4; then one before each of the 12 second rounds of 8.
+  UpdateCountingModel anchored;
+  ReplayOptions replay = options("topk", 12);
+  ASSERT_TRUE(static_cast<bool>(replayTuning(anchored, data, replay)));
+  ASSERT_EQ(anchored.updatedOn.size(), 12u);
+  EXPECT_EQ(anchored.updatedOn.front(), 12u * 4);
+  EXPECT_EQ(anchored.updatedOn.back(), 12u * 4 + 11 * 8);
+  // Unanchored, the updated model scores every round: an update follows
+  // each round but the last.
+  UpdateCountingModel plain;
+  replay.tuner.anchoredUpdate = false;
+  ASSERT_TRUE(static_cast<bool>(replayTuning(plain, data, replay)));
+  ASSERT_EQ(plain.updatedOn.size(), 23u);
+  EXPECT_EQ(plain.updatedOn.front(), 4u);
+}
+
 TEST(ReplayTuning, FewerRecordsThanTrialsEndsAtTheRecords) {
   Dataset data = makeDataset();
   std::unique_ptr<CostModel> model = makeModel("random", nullptr);
