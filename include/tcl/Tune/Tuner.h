@@ -88,7 +88,8 @@ struct TuneOptions {
   /// Share of each batch drawn uniformly from the space (Ansor's
   /// epsilon-greedy), so a wrong model cannot starve the search.
   double randomShare = 0.1;
-  /// Gradient steps of the online update after each round (0: no update).
+  /// Gradient steps of the online update (0: no update). It runs before a
+  /// round that the updated model scores, on everything measured so far.
   unsigned updateSteps = 20;
   /// Hold the online update to the model as loaded, by distillation on
   /// `anchorSchedules` random schedules of every task (UpdateAnchor), and
