@@ -22,8 +22,9 @@ using namespace tcl;
 /// worker spinning for 200 ms after each parallel region by default. A
 /// training step is hundreds of small regions, so its workers never sleep
 /// and take the cores that the tuner's compiler, or a benchmark beside it,
-/// needs: replaying the tuner on one task set took 153 s with the default
-/// and 107 s with workers that sleep at once, for identical results.
+/// needs: on a busy 2-core machine, replaying the tuner on BERT-base's
+/// tasks took 168 s with the default and 93 s with workers that sleep at
+/// once, for identical results.
 /// Looked up rather than linked: another OpenMP runtime may be the one
 /// loaded, and then nothing changes.
 static void sleepIdleOpenMpWorkers() {
