@@ -101,8 +101,8 @@ TEST(ReplayTuning, ATrainedModelFindsTheBestSoonerThanRandom) {
   }
 }
 
-/// Scores every schedule alike, and counts the records each online update
-/// learns from. Its kind is "random", which is what clone() makes of it.
+/// Scores every schedule alike, and counts the records and steps of each
+/// online update. Its kind is "random", which is what clone() makes of it.
 class UpdateCountingModel : public CostModel {
 public:
   UpdateCountingModel() : CostModel([] {
@@ -114,15 +114,18 @@ public:
   llvm::Expected<TrainingReport> train(const Dataset &, const Dataset &) override {
     return TrainingReport{};
   }
-  llvm::Error update(const Dataset &data, unsigned,
+  llvm::Error update(const Dataset &data, unsigned steps,
                      const UpdateAnchor &) override {
     updatedOn.push_back(data.size());
+    stepsTaken.push_back(steps);
     return llvm::Error::success();
   }
+  unsigned onlineUpdateSteps() const override { return 7; }
   std::vector<float> predict(const SequenceBatch &batch) override {
     return std::vector<float>(batch.count, 0.0f);
   }
   std::vector<size_t> updatedOn;
+  std::vector<unsigned> stepsTaken;
 
 protected:
   llvm::Expected<std::string> serialize() const override { return ""; }
@@ -149,6 +152,21 @@ TEST(ReplayTuning, TheUpdateWaitsForARoundTheUpdatedModelScores) {
   ASSERT_TRUE(static_cast<bool>(replayTuning(plain, data, replay)));
   ASSERT_EQ(plain.updatedOn.size(), 23u);
   EXPECT_EQ(plain.updatedOn.front(), 4u);
+}
+
+TEST(ReplayTuning, UnsetUpdateStepsAreTheModelsOwn) {
+  Dataset data = makeDataset();
+  UpdateCountingModel explicitSteps, ownSteps;
+  ReplayOptions replay = options("topk", 12);
+  ASSERT_TRUE(static_cast<bool>(replayTuning(explicitSteps, data, replay)));
+  replay.tuner.updateSteps.reset();
+  ASSERT_TRUE(static_cast<bool>(replayTuning(ownSteps, data, replay)));
+  ASSERT_FALSE(explicitSteps.stepsTaken.empty());
+  ASSERT_FALSE(ownSteps.stepsTaken.empty());
+  for (unsigned steps : explicitSteps.stepsTaken)
+    EXPECT_EQ(steps, 5u);
+  for (unsigned steps : ownSteps.stepsTaken)
+    EXPECT_EQ(steps, 7u);
 }
 
 TEST(ReplayTuning, FewerRecordsThanTrialsEndsAtTheRecords) {

@@ -46,6 +46,7 @@ public:
                                        const Dataset &validation) override;
   llvm::Error update(const Dataset &data, unsigned steps,
                      const UpdateAnchor &anchor) override;
+  unsigned onlineUpdateSteps() const override;
   Prediction predictForSampling(const SequenceBatch &batch) override;
   std::vector<float> predict(const SequenceBatch &batch) override;
   llvm::Expected<TrainingReport>

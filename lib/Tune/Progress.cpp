@@ -97,7 +97,8 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
   if (result.tunedSeconds || result.defaultSeconds)
     os << llvm::formatv("end to end (whole module, measured): {0} tuned, {1} "
                         "default schedule ({2}); oneDNN per-op sum {3} "
-                        "(tasks without a oneDNN primitive at tcl's time)\n",
+                        "(each op's faster time of the run's start and end; "
+                        "tasks without a oneDNN primitive at tcl's time)\n",
                         formatSeconds(result.tunedSeconds),
                         formatSeconds(result.defaultSeconds),
                         speedup(result.defaultSeconds, result.tunedSeconds),

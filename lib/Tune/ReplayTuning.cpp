@@ -50,6 +50,7 @@ llvm::Expected<std::vector<ReplayPoint>>
 tcl::replayTuning(CostModel &model, const Dataset &tasks,
                   const ReplayOptions &options) {
   const TuneOptions &tuner = options.tuner;
+  unsigned updateSteps = tuner.updateSteps.value_or(model.onlineUpdateSteps());
   std::mt19937_64 random(tuner.seed);
   std::vector<ReplayedTask> replayed;
   for (const DatasetGroup &group : tasks.groups) {
@@ -67,7 +68,7 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
   std::unique_ptr<CostModel> initial;
   Dataset anchorSchedules;
   UpdateAnchor anchor;
-  if (tuner.anchoredUpdate && tuner.updateSteps) {
+  if (tuner.anchoredUpdate && updateSteps) {
     auto copy = model.clone();
     if (!copy)
       return copy.takeError();
@@ -92,9 +93,9 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
     const DatasetGroup &group = *task.group;
     bool firstRound = task.measured.empty();
     bool initialScores = firstRound && initial;
-    if (modelBehind && !initialScores && tuner.updateSteps) {
+    if (modelBehind && !initialScores && updateSteps) {
       if (llvm::Error error =
-              model.update(tasks.select(allMeasured), tuner.updateSteps, anchor))
+              model.update(tasks.select(allMeasured), updateSteps, anchor))
         return error;
       modelBehind = false;
     }

@@ -66,7 +66,8 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.rdu.diversity = diversity;
     options.rdu.uncertainty = uncertainty;
     options.rdu.performance = performance;
-    options.updateSteps = updateSteps;
+    if (updateSteps >= 0)
+      options.updateSteps = static_cast<unsigned>(updateSteps);
     options.anchoredUpdate = updateAnchor;
     options.workers = workers;
     options.seed = seed;

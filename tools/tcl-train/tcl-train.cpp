@@ -158,10 +158,10 @@ static cl::opt<unsigned> replayTrials(
 static cl::opt<std::string> replaySampler(
     cl::cat(category), "replay-sampler", cl::init(TuneOptions().sampler),
     cl::desc("--replay-tuning: the tuner's sampler, rdu or topk"));
-static cl::opt<unsigned> replayUpdateSteps(
-    cl::cat(category), "replay-update-steps",
-    cl::init(TuneOptions().updateSteps),
-    cl::desc("--replay-tuning: gradient steps of the online update per round"));
+static cl::opt<int> replayUpdateSteps(
+    cl::cat(category), "replay-update-steps", cl::init(-1),
+    cl::desc("--replay-tuning: gradient steps of the online update per round "
+             "(-1: the model's own, 10 for Mamba and 20 for the others)"));
 static cl::opt<bool> replayAnchor(
     cl::cat(category), "replay-anchor", cl::init(TuneOptions().anchoredUpdate),
     cl::desc("--replay-tuning: hold the online update to the model as it "
@@ -432,7 +432,8 @@ int main(int argc, char **argv) {
     ReplayOptions options;
     options.trialsPerTask = replayTrials;
     options.tuner.sampler = replaySampler;
-    options.tuner.updateSteps = replayUpdateSteps;
+    if (replayUpdateSteps >= 0)
+      options.tuner.updateSteps = static_cast<unsigned>(replayUpdateSteps);
     options.tuner.anchoredUpdate = replayAnchor;
     options.tuner.seed = seed;
     auto points = replayTuning(*model, testPart, options);
@@ -443,7 +444,8 @@ int main(int argc, char **argv) {
         "replayed tuning of %zu tasks (%s, %u update steps%s): best found / "
         "best record\n",
         testPart.groups.size(), replaySampler.c_str(),
-        replayUpdateSteps.getValue(), replayAnchor ? ", anchored" : "");
+        options.tuner.updateSteps.value_or(model->onlineUpdateSteps()),
+        replayAnchor ? ", anchored" : "");
     for (const ReplayPoint &point : replay) {
       if (point.trials & (point.trials - 1) && point.trials != replayTrials)
         continue; // powers of two and the last

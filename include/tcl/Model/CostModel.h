@@ -185,6 +185,9 @@ public:
   /// (UpdateAnchor); models without a representation ignore it.
   virtual llvm::Error update(const Dataset &data, unsigned steps,
                              const UpdateAnchor &anchor = {}) = 0;
+  /// The `steps` of an online update that suit this model, the tuner's
+  /// default (TuneOptions::updateSteps).
+  virtual unsigned onlineUpdateSteps() const { return 20; }
   /// Continual distillation: learns a new target from `data` while this
   /// model (a copy of `teacher`, same kind and sizes) is held to the
   /// teacher's scores and representations and to earlier targets' replay.

@@ -56,8 +56,9 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"performance", "rdu-p", "double", /*default=*/"1.0",
            "Weight of the model's predicted speed in the RDU sampler (0: "
            "off, RDU as in pool mode)">,
-    Option<"updateSteps", "update-steps", "unsigned", /*default=*/"20",
-           "Gradient steps of the model's online update per round (0: none)">,
+    Option<"updateSteps", "update-steps", "int", /*default=*/"-1",
+           "Gradient steps of the model's online update per round (0: none; "
+           "-1: the model's own, 10 for Mamba and 20 for the others)">,
     Option<"updateAnchor", "update-anchor", "bool", /*default=*/"true",
            "Hold the online update to the model as loaded, by distillation "
            "on random schedules of every task">,
@@ -80,7 +81,8 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"history", "history", "std::string", /*default=*/"\"\"",
            "Append one JSON line per round to this file (tuning curves)">,
     Option<"endToEnd", "end-to-end", "bool", /*default=*/"false",
-           "Measure the whole module, tuned and default, at the end">,
+           "Measure the whole module, tuned and default, and oneDNN's "
+           "per-task times again, at the end">,
     Option<"keepDefault", "keep-default", "bool", /*default=*/"true",
            "Tasks where nothing measured beats the default schedule keep it">,
     Option<"lower", "lower", "bool", /*default=*/"false",

@@ -90,7 +90,8 @@ struct TuneOptions {
   double randomShare = 0.1;
   /// Gradient steps of the online update (0: no update). It runs before a
   /// round that the updated model scores, on everything measured so far.
-  unsigned updateSteps = 20;
+  /// Unset: the model's own (CostModel::onlineUpdateSteps).
+  std::optional<unsigned> updateSteps;
   /// Hold the online update to the model as loaded, by distillation on
   /// `anchorSchedules` random schedules of every task (UpdateAnchor), and
   /// let the model as loaded score each task's first round.
@@ -107,7 +108,7 @@ struct TuneOptions {
   /// Network name stored with the tasks in the database.
   std::string network = "model";
   /// Measure the whole module, tuned and with the default schedule, at the
-  /// end.
+  /// end, and oneDNN's time per task again (each task keeps the faster).
   bool endToEnd = false;
   /// Tasks where no measured schedule beats the default schedule keep it
   /// (they get no sequence in the library). Off: every task with a valid
