@@ -27,16 +27,25 @@ their databases (the work directory keeps them), so the benchmark can be
 spread over several sittings.
 
 Reported, per network: the estimated network time (sum over tasks of
-occurrences x best latency) after each round, over the sum of oneDNN's
-per-op latencies measured in the same run ("vs oneDNN"), as curves against
-trials and wall time (PNG). The machine's speed drifts by tens of percent
-between runs minutes apart; this ratio does not, so the comparisons are made
-in it: the trials and the wall time each method needs to reach the TenSet-MLP
-tuner's final "vs oneDNN", as ratios to TenSet-MLP's; the final estimate, in
-milliseconds and over oneDNN; the final end-to-end latency of each method
-beside the default schedule's; the run's wall time by phase (searching and
-sampling, measuring, updating the model). Medians over repetitions. Prints a
-table and writes JSON.
+occurrences x best latency) after each round, as curves against trials and
+wall time (PNG), in two units:
+
+  own run   over the sum of oneDNN's per-op latencies measured in the same
+            run ("vs oneDNN"; each op's faster of the run's two measurements,
+            at its start and end). A shared machine's speed can drift by tens
+            of percent between runs minutes apart; this ratio does not.
+  common    over one sum for every run of the network: each op's fastest
+            oneDNN latency over all the runs ("vs best oneDNN"). oneDNN's
+            time for one op can differ by 13% between runs of a quiet
+            machine, where the tuned estimates agree within 1%; this unit
+            carries none of that, and all of any drift.
+
+In each unit: the trials and the wall time each method needs to reach the
+TenSet-MLP tuner's final value, as ratios to TenSet-MLP's. Also the final
+estimate, in milliseconds and over oneDNN; the final end-to-end latency of
+each method beside the default schedule's; the run's wall time by phase
+(searching and sampling, measuring, updating the model). Medians over
+repetitions. Prints a table and writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
@@ -125,7 +134,8 @@ def curve(rounds, onednn_s):
     """(trials, cumulative seconds, estimated network seconds, that estimate
     over `onednn_s`) per round, from the first round at which every task of
     the run has a measurement: before it, the tuner's estimate sums only the
-    tasks measured so far and would look better than any finished tuning."""
+    tasks measured so far and would look better than any finished tuning.
+    main() appends the estimate in the common unit."""
     tasks = {entry["task"] for entry in rounds}
     points, seconds, seen = [], 0.0, set()
     for entry in rounds:
@@ -150,28 +160,43 @@ def phases(rounds):
     return {phase: sum(entry[phase + "_s"] for entry in rounds) for phase in PHASES}
 
 
-def onednn_network_seconds(db):
-    """Sum over the network's tasks of occurrences x oneDNN's latency, as
-    measured in the run that wrote `db`. Runs minutes apart on a shared
-    machine see its speed drift by tens of percent; a run's estimates over
-    its own oneDNN sum do not, so curves and targets are compared in that
-    unit. Tasks without a oneDNN figure are left out of the sum; they are
+def onednn_task_seconds(db):
+    """{task key: (occurrences, oneDNN's latency)} as measured in the run
+    that wrote `db`. Tasks without a oneDNN figure are left out; they are
     the same tasks in every run of a network."""
     if not os.path.exists(db):
-        return None
+        return {}
     with sqlite3.connect(db) as connection:
-        (total,) = connection.execute(
-            """select sum(tn.occurrences * b.median_s)
-               from task_networks tn join baselines b on b.task_id = tn.task_id
-               where b.library = 'onednn' and b.median_s > 0""").fetchone()
-    return total
+        return {key: (occurrences, seconds) for key, occurrences, seconds in
+                connection.execute(
+                    """select t.key, tn.occurrences, b.median_s
+                       from task_networks tn join baselines b on b.task_id = tn.task_id
+                       join tasks t on t.id = tn.task_id
+                       where b.library = 'onednn' and b.median_s > 0""")}
 
 
-def first_reaching(points, target, index):
-    """Trials (index 0) or seconds (index 1) when the run's estimate over its
-    oneDNN sum first is <= target."""
+def onednn_network_seconds(tasks):
+    """Sum over `tasks` (onednn_task_seconds) of occurrences x latency."""
+    return sum(occurrences * seconds for occurrences, seconds in tasks.values()) or None
+
+
+def fastest_onednn_seconds(runs):
+    """The common unit: the sum over tasks of occurrences x the task's
+    fastest oneDNN latency in any of `runs` (onednn_task_seconds each)."""
+    fastest = {}
+    for tasks in runs:
+        for key, (occurrences, seconds) in tasks.items():
+            if key not in fastest or seconds < fastest[key][1]:
+                fastest[key] = (occurrences, seconds)
+    return onednn_network_seconds(fastest)
+
+
+def first_reaching(points, target, index, unit=3):
+    """Trials (index 0) or seconds (index 1) when the run's estimate in
+    `unit` (3: over its own oneDNN sum, 4: the common unit) first is <=
+    target."""
     for point in points:
-        if point[3] is not None and point[3] <= target * (1 + 1e-9):
+        if point[unit] is not None and point[unit] <= target * (1 + 1e-9):
             return point[index]
     return None
 
@@ -234,8 +259,10 @@ def main():
                     run([os.path.join(bin_dir, "tcl-opt"), model_file,
                          "--tcl-tune=" + " ".join(options), "-o", os.devnull])
                     rounds, final = read_history(history)
+                onednn = onednn_task_seconds(db)
                 results[name] = {"network": network, "method": method, "rep": rep,
-                                 "curve": curve(rounds, onednn_network_seconds(db)),
+                                 "onednn": onednn,
+                                 "curve": curve(rounds, onednn_network_seconds(onednn)),
                                  "phases": phases(rounds), "final": final}
 
     report = {"target": args.target, "trials": args.trials, "reps": args.reps,
@@ -245,23 +272,35 @@ def main():
     for network in networks:
         runs = {m: [r for r in results.values()
                     if r["network"] == network and r["method"] == m] for m in methods}
+        common = fastest_onednn_seconds([r["onednn"] for rs in runs.values() for r in rs])
+        for rs in runs.values():
+            for r in rs:
+                r["curve"] = [point[:4] + ((point[2] / common) if common else None,)
+                              for point in r["curve"]]
         median = lambda values: statistics.median(values) if values else None
         finals = {m: median([r["curve"][-1][2] for r in runs[m] if r["curve"]])
                   for m in methods}
-        # The target every method races to: TenSet-MLP's final estimate, in
-        # units of each run's own oneDNN sum.
-        vs_onednn = {m: [r["curve"][-1][3] for r in runs[m]
-                         if r["curve"] and r["curve"][-1][3] is not None]
-                     for m in methods}
-        reference = median(vs_onednn.get("tenset-mlp", []))
+        final_in = lambda m, unit: [r["curve"][-1][unit] for r in runs[m]
+                                    if r["curve"] and r["curve"][-1][unit] is not None]
         rows = []
         for method in methods:
-            trials_to = [first_reaching(r["curve"], reference, 0) for r in runs[method]] \
-                if reference else []
-            seconds_to = [first_reaching(r["curve"], reference, 1) for r in runs[method]] \
-                if reference else []
-            reached = [t for t in trials_to if t is not None]
-            reached_s = [s for s in seconds_to if s is not None]
+            row = {"method": method, "runs": len(runs[method]),
+                   "final_estimated_s": finals[method],
+                   "final_vs_onednn": median(final_in(method, 3)),
+                   "final_vs_best_onednn": median(final_in(method, 4))}
+            # The target every method races to: TenSet-MLP's final estimate,
+            # in each unit.
+            for unit, suffix in ((3, ""), (4, "_common")):
+                reference = median(final_in("tenset-mlp", unit)) if "tenset-mlp" in runs else None
+                trials_to = [first_reaching(r["curve"], reference, 0, unit)
+                             for r in runs[method]] if reference else []
+                seconds_to = [first_reaching(r["curve"], reference, 1, unit)
+                              for r in runs[method]] if reference else []
+                reached = [t for t in trials_to if t is not None]
+                row["trials_to_mlp_final" + suffix] = median(reached)
+                row["runs_reaching" + suffix] = len(reached)
+                row["seconds_to_mlp_final" + suffix] = median(
+                    [s for s in seconds_to if s is not None])
             end_to_end = [r["final"].get("end_to_end_tuned_s") for r in runs[method]
                           if r["final"] and r["final"].get("end_to_end_tuned_s")]
             defaults = [r["final"].get("end_to_end_default_s") for r in runs[method]
@@ -271,54 +310,57 @@ def main():
                             for r in runs[method] if r["final"]
                             and r["final"].get("end_to_end_tuned_s")
                             and r["final"].get("end_to_end_default_s")]
-            rows.append({"method": method, "runs": len(runs[method]),
-                         "final_estimated_s": finals[method],
-                         "final_vs_onednn": median(vs_onednn[method]),
-                         "trials_to_mlp_final": median(reached),
-                         "runs_reaching": len(reached),
-                         "seconds_to_mlp_final": median(reached_s),
-                         "end_to_end_tuned_s": median(end_to_end),
-                         "end_to_end_default_s": median(defaults),
-                         "end_to_end_tuned_over_default": median(over_default),
-                         "seconds_by_phase": {
-                             phase: median([r["phases"][phase] for r in runs[method]
-                                            if r["phases"]]) for phase in PHASES}})
+            row.update({"end_to_end_tuned_s": median(end_to_end),
+                        "end_to_end_default_s": median(defaults),
+                        "end_to_end_tuned_over_default": median(over_default),
+                        "seconds_by_phase": {
+                            phase: median([r["phases"][phase] for r in runs[method]
+                                           if r["phases"]]) for phase in PHASES}})
+            rows.append(row)
         mlp_row = next((row for row in rows if row["method"] == "tenset-mlp"), None)
         for row in rows:
-            if mlp_row and row["trials_to_mlp_final"] and mlp_row["trials_to_mlp_final"]:
-                row["trials_speedup_vs_mlp"] = (mlp_row["trials_to_mlp_final"] /
-                                                row["trials_to_mlp_final"])
-            if mlp_row and row["seconds_to_mlp_final"] and mlp_row["seconds_to_mlp_final"]:
-                row["time_speedup_vs_mlp"] = (mlp_row["seconds_to_mlp_final"] /
-                                              row["seconds_to_mlp_final"])
+            for suffix in ("", "_common"):
+                ratio = lambda key: (mlp_row[key] / row[key]) \
+                    if mlp_row and row[key] and mlp_row[key] else None
+                row["trials_speedup_vs_mlp" + suffix] = ratio("trials_to_mlp_final" + suffix)
+                row["time_speedup_vs_mlp" + suffix] = ratio("seconds_to_mlp_final" + suffix)
             if mlp_row and row["end_to_end_tuned_over_default"] and \
                     mlp_row["end_to_end_tuned_over_default"]:
                 row["latency_ratio_mlp_over_method"] = (
                     mlp_row["end_to_end_tuned_over_default"] /
                     row["end_to_end_tuned_over_default"])
-        report["networks"][network] = {"rows": rows,
+        report["networks"][network] = {"rows": rows, "best_onednn_s": common,
                                        "curves": {name: r["curve"] for name, r in results.items()
                                                   if r["network"] == network}}
 
         print()
         print("== %s: %d trials, %d repetitions, target %s (medians)"
               % (network, args.trials, args.reps, args.target))
-        print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %11s %9s" % (
-            "method", "final est.", "vs oneDNN", "trials to MLP", "speedup", "seconds to",
-            "speedup", "end to end", "default", "e2e/default", "MLP/this"))
         fmt = lambda v, f: (f % v) if v is not None else "-"
+        print("%-13s %13s %10s %13s %13s %11s %9s" % (
+            "method", "final est.", "vs oneDNN", "vs best dnnl", "end to end", "e2e/default",
+            "MLP/this"))
         for row in rows:
-            print("%-13s %13s %10s %14s %9s %13s %9s %13s %13s %11s %9s" % (
-                row["method"], fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
-                fmt(row["final_vs_onednn"], "%.3f"),
-                fmt(row["trials_to_mlp_final"], "%d") + " (%d/%d)" % (row["runs_reaching"], row["runs"]),
-                fmt(row.get("trials_speedup_vs_mlp"), "%.2fx"),
-                fmt(row["seconds_to_mlp_final"], "%.0f s"),
-                fmt(row.get("time_speedup_vs_mlp"), "%.2fx"),
+            print("%-13s %13s %10s %13s %13s %11s %9s" % (
+                row["method"],
+                fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
+                fmt(row["final_vs_onednn"], "%.3f"), fmt(row["final_vs_best_onednn"], "%.3f"),
                 fmt(row["end_to_end_tuned_s"] and row["end_to_end_tuned_s"] * 1e3, "%.2f ms"),
-                fmt(row["end_to_end_default_s"] and row["end_to_end_default_s"] * 1e3, "%.2f ms"),
                 fmt(row["end_to_end_tuned_over_default"], "%.3f"),
                 fmt(row.get("latency_ratio_mlp_over_method"), "%.3f")))
+        print("to TenSet-MLP's final, in each unit (own run: vs oneDNN; common: vs best oneDNN):")
+        print("%-13s %16s %9s %11s %9s %16s %9s %11s %9s" % (
+            "method", "trials (own)", "speedup", "seconds", "speedup",
+            "trials (common)", "speedup", "seconds", "speedup"))
+        for row in rows:
+            cells = []
+            for suffix in ("", "_common"):
+                cells += [fmt(row["trials_to_mlp_final" + suffix], "%d") +
+                          " (%d/%d)" % (row["runs_reaching" + suffix], row["runs"]),
+                          fmt(row["trials_speedup_vs_mlp" + suffix], "%.2fx"),
+                          fmt(row["seconds_to_mlp_final" + suffix], "%.0f s"),
+                          fmt(row["time_speedup_vs_mlp" + suffix], "%.2fx")]
+            print("%-13s %16s %9s %11s %9s %16s %9s %11s %9s" % tuple([row["method"]] + cells))
         print("wall seconds by phase (medians): " + "; ".join(
             "%s %s" % (row["method"], ", ".join(
                 "%s %s" % (phase, fmt(row["seconds_by_phase"][phase], "%.0f"))
@@ -332,7 +374,8 @@ def main():
 
 
 def plot(report, methods, directory, stem):
-    """One PNG per network, named after the JSON report (`stem`_network.png)."""
+    """One PNG per network, named after the JSON report (`stem`_network.png):
+    against trials and wall time (columns), in each unit (rows)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -340,21 +383,23 @@ def plot(report, methods, directory, stem):
     except ImportError:
         print("matplotlib is missing: no plots")
         return
+    units = ((3, "over the run's own oneDNN sum"), (4, "over the fastest oneDNN sum"))
     for network, data in report["networks"].items():
-        figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+        figure, axes = plt.subplots(2, 2, figsize=(11, 8))
         for method in methods:
             curves = [c for name, c in data["curves"].items()
                       if name.rsplit("-", 1)[0] == "%s-%s" % (network, method) and c]
-            for index, (axis, xlabel) in enumerate(zip(axes, ["trials", "wall time (s)"])):
-                for rep, points in enumerate(curves):
-                    axis.plot([p[index] for p in points], [p[3] for p in points],
-                              color="C%d" % methods.index(method), alpha=0.8,
-                              label=method if rep == 0 else None)
-                axis.set_xlabel(xlabel)
-                axis.set_ylabel("estimated %s time / oneDNN's" % network)
-        axes[0].legend()
-        figure.suptitle("%s, target %s: best estimated network time while tuning,\n"
-                        "over the sum of oneDNN's per-op times measured in the same run"
+            for (unit, unit_label), unit_axes in zip(units, axes):
+                for index, (axis, xlabel) in enumerate(zip(unit_axes,
+                                                           ["trials", "wall time (s)"])):
+                    for rep, points in enumerate(curves):
+                        axis.plot([p[index] for p in points], [p[unit] for p in points],
+                                  color="C%d" % methods.index(method), alpha=0.8,
+                                  label=method if rep == 0 else None)
+                    axis.set_xlabel(xlabel)
+                    axis.set_ylabel("estimated time\n" + unit_label)
+        axes[0][0].legend()
+        figure.suptitle("%s, target %s: best estimated network time while tuning"
                         % (network, report["target"]))
         figure.tight_layout()
         path = os.path.join(directory, "%s_%s.png" % (stem, network))
