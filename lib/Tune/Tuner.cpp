@@ -74,9 +74,10 @@ private:
   /// oneDNN measured again for every task that has a time, which becomes
   /// the faster of the two. A burst of load on a shared machine while a
   /// run measured its baselines made oneDNN's sum 6-9% slower than in the
-  /// runs beside it (docs/results/tuning.md); an end-to-end report, which
-  /// compares the tuned network with that sum, measures it twice, minutes
-  /// apart.
+  /// runs beside it; an end-to-end report, which compares the tuned network
+  /// with that sum, measures it twice, minutes apart. Sums of the faster
+  /// times still differ by up to 11% between runs (docs/results/tuning.md),
+  /// so benchmarks/tuning.py also compares runs in one unit.
   llvm::Error remeasureOnednn();
   /// One round of `task`: search, sample, measure. Returns how many
   /// candidates were measured (0: the space is exhausted).
