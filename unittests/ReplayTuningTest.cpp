@@ -169,6 +169,20 @@ TEST(ReplayTuning, UnsetUpdateStepsAreTheModelsOwn) {
     EXPECT_EQ(steps, 7u);
 }
 
+TEST(TuneOptions, StalledTasksWidenThePool) {
+  TuneOptions tuner;
+  tuner.poolFactor = 2;
+  tuner.stalledPoolFactor = 8;
+  tuner.stallRounds = 2;
+  EXPECT_FALSE(tuner.isStalled(1));
+  EXPECT_EQ(tuner.poolFactorAfter(1), 2u);
+  EXPECT_TRUE(tuner.isStalled(2));
+  EXPECT_EQ(tuner.poolFactorAfter(3), 8u);
+  tuner.stallRounds = 0;
+  EXPECT_FALSE(tuner.isStalled(100));
+  EXPECT_EQ(tuner.poolFactorAfter(100), 2u);
+}
+
 TEST(ReplayTuning, FewerRecordsThanTrialsEndsAtTheRecords) {
   Dataset data = makeDataset();
   std::unique_ptr<CostModel> model = makeModel("random", nullptr);

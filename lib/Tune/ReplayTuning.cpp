@@ -23,6 +23,8 @@ struct ReplayedTask {
   std::vector<bool> revealed;
   std::vector<size_t> measured;
   std::vector<double> bestAfterTrial;
+  /// As TuningTask::roundsWithoutGain: a stalled task's pool widens.
+  unsigned roundsWithoutGain = 0;
 
   size_t records() const { return group->end - group->begin; }
   bool done(unsigned trials) const {
@@ -50,7 +52,7 @@ llvm::Expected<std::vector<ReplayPoint>>
 tcl::replayTuning(CostModel &model, const Dataset &tasks,
                   const ReplayOptions &options) {
   const TuneOptions &tuner = options.tuner;
-  unsigned updateSteps = tuner.updateSteps.value_or(model.onlineUpdateSteps());
+  unsigned updateSteps = tuner.updateStepsFor(model);
   std::mt19937_64 random(tuner.seed);
   std::vector<ReplayedTask> replayed;
   for (const DatasetGroup &group : tasks.groups) {
@@ -124,7 +126,9 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
         unmeasured.begin(),
         unmeasured.begin() +
             std::min(unmeasured.size(),
-                     std::max(modelCount, modelCount * tuner.poolFactor)));
+                     std::max(modelCount,
+                              modelCount * tuner.poolFactorAfter(
+                                               task.roundsWithoutGain))));
     std::vector<size_t> poolRecords, measuredRecords;
     for (size_t i : pool)
       poolRecords.push_back(group.begin + i);
@@ -153,9 +157,10 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
       picks.push_back(i);
     }
 
-    double best = task.bestAfterTrial.empty()
-                      ? std::numeric_limits<double>::infinity()
-                      : task.bestAfterTrial.back();
+    double bestBefore = task.bestAfterTrial.empty()
+                            ? std::numeric_limits<double>::infinity()
+                            : task.bestAfterTrial.back();
+    double best = bestBefore;
     for (size_t i : picks) {
       task.revealed[i] = true;
       task.measured.push_back(i);
@@ -163,6 +168,7 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
       best = std::min(best, tasks.seconds[group.begin + i]);
       task.bestAfterTrial.push_back(best);
     }
+    task.roundsWithoutGain = best < bestBefore ? 0 : task.roundsWithoutGain + 1;
     modelBehind = true;
     return llvm::Error::success();
   };

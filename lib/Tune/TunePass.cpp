@@ -62,6 +62,8 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.model = model;
     options.sampler = sampler;
     options.poolFactor = poolFactor;
+    options.stallRounds = stallRounds;
+    options.stalledPoolFactor = stalledPoolFactor;
     options.rdu.representativeness = representativeness;
     options.rdu.diversity = diversity;
     options.rdu.uncertainty = uncertainty;

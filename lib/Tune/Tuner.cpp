@@ -94,9 +94,7 @@ private:
                           TuningDatabase &into);
   /// The online update on everything measured for the tuned tasks.
   llvm::Error updateModel();
-  unsigned updateSteps() const {
-    return options.updateSteps.value_or(model->onlineUpdateSteps());
-  }
+  unsigned updateSteps() const { return options.updateStepsFor(*model); }
   /// Whether the model as loaded, rather than the updated one, scores
   /// `task`'s next round: a task with nothing measured gains nothing from
   /// the updates on other tasks' records, and may have lost to them what
@@ -376,6 +374,18 @@ llvm::Error Tuner::remeasureOnednn() {
   return llvm::Error::success();
 }
 
+bool TuneOptions::isStalled(unsigned roundsWithoutGain) const {
+  return stallRounds > 0 && roundsWithoutGain >= stallRounds;
+}
+
+unsigned TuneOptions::poolFactorAfter(unsigned roundsWithoutGain) const {
+  return isStalled(roundsWithoutGain) ? stalledPoolFactor : poolFactor;
+}
+
+unsigned TuneOptions::updateStepsFor(const CostModel &model) const {
+  return updateSteps.value_or(model.onlineUpdateSteps());
+}
+
 std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
                                          bool firstRound) {
   const Space &space = task.space();
@@ -396,10 +406,15 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
+  // A stalled task's search starts from every family it has measured.
+  std::vector<Assignment> seeds = options.isStalled(task.roundsWithoutGain)
+                                      ? task.nicheSeeds(16)
+                                      : task.bestAssignments(16);
+  unsigned poolFactor = options.poolFactorAfter(task.roundsWithoutGain);
   std::vector<ScoredSchedule> pool =
-      evolve(space, task.bestAssignments(16), score, task.measured,
-             std::max(modelCount, modelCount * options.poolFactor),
-             options.evolution, random);
+      evolve(space, seeds, score, task.measured,
+             std::max(modelCount, modelCount * poolFactor), options.evolution,
+             random);
 
   std::vector<Assignment> candidates;
   for (const ScoredSchedule &candidate : pool)
@@ -525,9 +540,13 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
     return 0;
   }
   size_t before = task.measured.size();
+  std::optional<std::pair<std::string, double>> bestBefore = task.best();
   PhaseTimer timer(spent.measuring);
   if (llvm::Error error = measure(task, batch))
     return std::move(error);
+  std::optional<std::pair<std::string, double>> bestAfter = task.best();
+  bool gained = bestAfter && (!bestBefore || bestAfter->second < bestBefore->second);
+  task.roundsWithoutGain = gained ? 0 : task.roundsWithoutGain + 1;
   return static_cast<unsigned>(task.measured.size() - before);
 }
 

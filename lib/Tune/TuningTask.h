@@ -50,6 +50,10 @@ public:
   std::vector<std::pair<std::string, double>> valid;
   /// The space has no unmeasured legal schedule left.
   bool exhausted = false;
+  /// Rounds in a row, the last one included, that did not beat the best
+  /// this task had before them (TuneOptions::stallRounds). A resumed run
+  /// starts counting afresh.
+  unsigned roundsWithoutGain = 0;
   /// The default schedule's and oneDNN's times, once measured (none if
   /// they failed or oneDNN has no primitive for the task).
   std::optional<double> defaultSeconds, onednnSeconds;
@@ -62,6 +66,8 @@ public:
   std::optional<std::pair<std::string, double>> best() const;
   /// The `count` fastest valid schedules, fastest first.
   std::vector<Assignment> bestAssignments(size_t count) const;
+  /// tcl::nicheSeeds of the valid schedules.
+  std::vector<Assignment> nicheSeeds(size_t fastest) const;
   /// A schedule as the database stores it, back in this space; none if it
   /// is not one of the space's.
   std::optional<Assignment> parse(llvm::StringRef text) const;

@@ -444,7 +444,7 @@ int main(int argc, char **argv) {
         "replayed tuning of %zu tasks (%s, %u update steps%s): best found / "
         "best record\n",
         testPart.groups.size(), replaySampler.c_str(),
-        options.tuner.updateSteps.value_or(model->onlineUpdateSteps()),
+        options.tuner.updateStepsFor(*model),
         replayAnchor ? ", anchored" : "");
     for (const ReplayPoint &point : replay) {
       if (point.trials & (point.trials - 1) && point.trials != replayTrials)

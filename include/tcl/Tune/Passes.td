@@ -47,6 +47,13 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"poolFactor", "pool-factor", "unsigned", /*default=*/"2",
            "The search hands the sampler batch x pool-factor of its "
            "best-scored candidates to pick from">,
+    Option<"stallRounds", "stall-rounds", "unsigned", /*default=*/"2",
+           "A task whose last stall-rounds rounds did not beat its best "
+           "widens its search: seeds from every knob value measured and a "
+           "pool of stalled-pool-factor batches (0: never)">,
+    Option<"stalledPoolFactor", "stalled-pool-factor", "unsigned",
+           /*default=*/"8",
+           "The pool-factor of a stalled task's rounds">,
     Option<"representativeness", "rdu-r", "double", /*default=*/"1.0",
            "Weight of representativeness in the RDU sampler (0: off)">,
     Option<"diversity", "rdu-d", "double", /*default=*/"1.0",

@@ -44,6 +44,8 @@
 
 namespace tcl {
 
+class CostModel;
+
 struct TuneOptions {
   /// A target string (docs/measurement.md), e.g. "x86_64:x86-64-v3:1t".
   std::string target = "x86_64:host:1t";
@@ -85,6 +87,18 @@ struct TuneOptions {
   /// ended 5% further behind oneDNN on ResNet-50 than with 2
   /// (docs/results/tuning.md).
   unsigned poolFactor = 2;
+  /// A task whose last `stallRounds` rounds all failed to beat its best
+  /// widens its search (0: never): the evolution also starts from the best
+  /// schedule of every knob value measured (TuningTask::nicheSeeds), not
+  /// only from the fastest schedules, and the sampler picks from
+  /// `stalledPoolFactor` batches. A wide pool for every round costs a task
+  /// with few trials its best schedule (see poolFactor); a stalled task has
+  /// had its trials, and more of the same neighbourhood finds nothing: in
+  /// three repetitions, two of tcl's BERT-base runs found nothing after
+  /// trial ~350, each keeping to the family of its FFN matmul's first good
+  /// schedule (docs/results/tuning.md).
+  unsigned stallRounds = 2;
+  unsigned stalledPoolFactor = 8;
   /// Share of each batch drawn uniformly from the space (Ansor's
   /// epsilon-greedy), so a wrong model cannot starve the search.
   double randomShare = 0.1;
@@ -124,6 +138,15 @@ struct TuneOptions {
   /// How candidates are checked and timed (target fields are set from
   /// `target`).
   EvaluationOptions evaluation;
+
+  /// Whether a task whose last `roundsWithoutGain` rounds did not beat its
+  /// best widens its search (stallRounds).
+  bool isStalled(unsigned roundsWithoutGain) const;
+  /// The batches of candidates a round hands the sampler, for such a task.
+  unsigned poolFactorAfter(unsigned roundsWithoutGain) const;
+  /// The online update's gradient steps for `model`: `updateSteps`, or the
+  /// model's own when unset.
+  unsigned updateStepsFor(const CostModel &model) const;
 };
 
 /// What tuning found for one task.
