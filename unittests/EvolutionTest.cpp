@@ -114,12 +114,3 @@ TEST_F(EvolutionTest, SearchSkipsMeasuredSchedulesAndIsDeterministic) {
     EXPECT_FALSE(measured.count(space.format(a[i].assignment)));
   }
 }
-
-TEST(NicheSeeds, KeepTheFastestOfEveryKnobValue) {
-  // Fastest first. The fourth holds no knob value the first three lack.
-  std::vector<Assignment> measured = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}};
-  EXPECT_EQ(nicheSeeds(measured, 1),
-            (std::vector<Assignment>{{0, 0}, {0, 1}, {1, 0}, {2, 1}}));
-  EXPECT_EQ(nicheSeeds(measured, 4), measured);
-  EXPECT_TRUE(nicheSeeds({}, 16).empty());
-}

@@ -169,18 +169,15 @@ TEST(ReplayTuning, UnsetUpdateStepsAreTheModelsOwn) {
     EXPECT_EQ(steps, 7u);
 }
 
-TEST(TuneOptions, StalledTasksWidenThePool) {
+TEST(TuneOptions, StalledTasksTakeTheTopK) {
   TuneOptions tuner;
-  tuner.poolFactor = 2;
-  tuner.stalledPoolFactor = 8;
+  tuner.sampler = "rdu";
   tuner.stallRounds = 2;
-  EXPECT_FALSE(tuner.isStalled(1));
-  EXPECT_EQ(tuner.poolFactorAfter(1), 2u);
-  EXPECT_TRUE(tuner.isStalled(2));
-  EXPECT_EQ(tuner.poolFactorAfter(3), 8u);
+  EXPECT_EQ(tuner.samplerAfter(1), "rdu");
+  EXPECT_EQ(tuner.samplerAfter(2), "topk");
+  EXPECT_EQ(tuner.samplerAfter(5), "topk");
   tuner.stallRounds = 0;
-  EXPECT_FALSE(tuner.isStalled(100));
-  EXPECT_EQ(tuner.poolFactorAfter(100), 2u);
+  EXPECT_EQ(tuner.samplerAfter(100), "rdu");
 }
 
 TEST(ReplayTuning, FewerRecordsThanTrialsEndsAtTheRecords) {

@@ -58,20 +58,6 @@ std::optional<Assignment> tcl::crossover(const Space &space,
   return std::nullopt;
 }
 
-std::vector<Assignment> tcl::nicheSeeds(llvm::ArrayRef<Assignment> measured,
-                                        size_t fastest) {
-  std::vector<Assignment> seeds;
-  std::set<std::pair<size_t, unsigned>> covered;
-  for (const Assignment &schedule : measured) {
-    bool opensNiche = false;
-    for (auto [knob, option] : llvm::enumerate(schedule))
-      opensNiche |= covered.insert({knob, option}).second;
-    if (seeds.size() < fastest || opensNiche)
-      seeds.push_back(schedule);
-  }
-  return seeds;
-}
-
 std::vector<ScoredSchedule>
 tcl::evolve(const Space &space, llvm::ArrayRef<Assignment> seeds,
             ScheduleScorer score, const std::set<std::string> &exclude,

@@ -23,7 +23,7 @@ struct ReplayedTask {
   std::vector<bool> revealed;
   std::vector<size_t> measured;
   std::vector<double> bestAfterTrial;
-  /// As TuningTask::roundsWithoutGain: a stalled task's pool widens.
+  /// As TuningTask::roundsWithoutGain: a stalled task takes the top-k.
   unsigned roundsWithoutGain = 0;
 
   size_t records() const { return group->end - group->begin; }
@@ -126,9 +126,7 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
         unmeasured.begin(),
         unmeasured.begin() +
             std::min(unmeasured.size(),
-                     std::max(modelCount,
-                              modelCount * tuner.poolFactorAfter(
-                                               task.roundsWithoutGain))));
+                     std::max(modelCount, modelCount * tuner.poolFactor)));
     std::vector<size_t> poolRecords, measuredRecords;
     for (size_t i : pool)
       poolRecords.push_back(group.begin + i);
@@ -143,7 +141,8 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
 
     std::vector<size_t> picks;
     for (size_t index : pickToMeasure(scorer, poolView, measuredView, modelCount,
-                                      tuner.sampler, rdu, firstRound))
+                                      tuner.samplerAfter(task.roundsWithoutGain),
+                                      rdu, firstRound))
       picks.push_back(pool[index]);
     // The random share, and whatever the pool could not fill.
     std::vector<size_t> rest;

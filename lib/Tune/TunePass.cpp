@@ -63,7 +63,6 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.sampler = sampler;
     options.poolFactor = poolFactor;
     options.stallRounds = stallRounds;
-    options.stalledPoolFactor = stalledPoolFactor;
     options.rdu.representativeness = representativeness;
     options.rdu.diversity = diversity;
     options.rdu.uncertainty = uncertainty;

@@ -374,12 +374,9 @@ llvm::Error Tuner::remeasureOnednn() {
   return llvm::Error::success();
 }
 
-bool TuneOptions::isStalled(unsigned roundsWithoutGain) const {
-  return stallRounds > 0 && roundsWithoutGain >= stallRounds;
-}
-
-unsigned TuneOptions::poolFactorAfter(unsigned roundsWithoutGain) const {
-  return isStalled(roundsWithoutGain) ? stalledPoolFactor : poolFactor;
+llvm::StringRef TuneOptions::samplerAfter(unsigned roundsWithoutGain) const {
+  bool stalled = stallRounds > 0 && roundsWithoutGain >= stallRounds;
+  return stalled ? "topk" : llvm::StringRef(sampler);
 }
 
 unsigned TuneOptions::updateStepsFor(const CostModel &model) const {
@@ -406,15 +403,10 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
-  // A stalled task's search starts from every family it has measured.
-  std::vector<Assignment> seeds = options.isStalled(task.roundsWithoutGain)
-                                      ? task.nicheSeeds(16)
-                                      : task.bestAssignments(16);
-  unsigned poolFactor = options.poolFactorAfter(task.roundsWithoutGain);
   std::vector<ScoredSchedule> pool =
-      evolve(space, seeds, score, task.measured,
-             std::max(modelCount, modelCount * poolFactor), options.evolution,
-             random);
+      evolve(space, task.bestAssignments(16), score, task.measured,
+             std::max(modelCount, modelCount * options.poolFactor),
+             options.evolution, random);
 
   std::vector<Assignment> candidates;
   for (const ScoredSchedule &candidate : pool)
@@ -426,7 +418,8 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   for (size_t index :
        pickToMeasure(scorer, task.featurize(candidates).view(),
                      task.featurize(measured).view(), modelCount,
-                     options.sampler, rdu, /*exploit=*/firstRound))
+                     options.samplerAfter(task.roundsWithoutGain), rdu,
+                     /*exploit=*/firstRound))
     take(candidates[index]);
   // The random share, and whatever the pool could not fill.
   for (unsigned attempt = 0; batch.size() < count && attempt < 64 * count;

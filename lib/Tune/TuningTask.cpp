@@ -2,8 +2,6 @@
 
 #include "TuningTask.h"
 
-#include "tcl/Tune/Evolution.h"
-
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -57,10 +55,6 @@ std::vector<Assignment> TuningTask::bestAssignments(size_t count) const {
       result.push_back(std::move(*parsed));
   }
   return result;
-}
-
-std::vector<Assignment> TuningTask::nicheSeeds(size_t fastest) const {
-  return tcl::nicheSeeds(bestAssignments(valid.size()), fastest);
 }
 
 OwnedBatch TuningTask::featurize(llvm::ArrayRef<Assignment> schedules) const {

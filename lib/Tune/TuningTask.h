@@ -66,8 +66,6 @@ public:
   std::optional<std::pair<std::string, double>> best() const;
   /// The `count` fastest valid schedules, fastest first.
   std::vector<Assignment> bestAssignments(size_t count) const;
-  /// tcl::nicheSeeds of the valid schedules.
-  std::vector<Assignment> nicheSeeds(size_t fastest) const;
   /// A schedule as the database stores it, back in this space; none if it
   /// is not one of the space's.
   std::optional<Assignment> parse(llvm::StringRef text) const;

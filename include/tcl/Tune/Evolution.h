@@ -46,15 +46,6 @@ struct EvolutionOptions {
   double randomShare = 0.5;
 };
 
-/// Seeds that keep every family of schedules measured in the search, from
-/// `measured` (distinct, fastest first): the `fastest` first ones, then for
-/// each value of each knob, the fastest schedule holding it (the niches of
-/// an evolutionary search), in `measured`'s order. Seeding with the fastest
-/// alone lets the search keep to the neighbourhood of the first good
-/// schedule it found.
-std::vector<Assignment> nicheSeeds(llvm::ArrayRef<Assignment> measured,
-                                   size_t fastest);
-
 /// Scores a batch of schedules; higher is predicted faster.
 using ScheduleScorer =
     llvm::function_ref<std::vector<float>(llvm::ArrayRef<Assignment>)>;

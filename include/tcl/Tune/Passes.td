@@ -49,11 +49,8 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "best-scored candidates to pick from">,
     Option<"stallRounds", "stall-rounds", "unsigned", /*default=*/"2",
            "A task whose last stall-rounds rounds did not beat its best "
-           "widens its search: seeds from every knob value measured and a "
-           "pool of stalled-pool-factor batches (0: never)">,
-    Option<"stalledPoolFactor", "stalled-pool-factor", "unsigned",
-           /*default=*/"8",
-           "The pool-factor of a stalled task's rounds">,
+           "takes the model's top-k until one does, whatever the sampler "
+           "(0: never)">,
     Option<"representativeness", "rdu-r", "double", /*default=*/"1.0",
            "Weight of representativeness in the RDU sampler (0: off)">,
     Option<"diversity", "rdu-d", "double", /*default=*/"1.0",

@@ -88,17 +88,13 @@ struct TuneOptions {
   /// (docs/results/tuning.md).
   unsigned poolFactor = 2;
   /// A task whose last `stallRounds` rounds all failed to beat its best
-  /// widens its search (0: never): the evolution also starts from the best
-  /// schedule of every knob value measured (TuningTask::nicheSeeds), not
-  /// only from the fastest schedules, and the sampler picks from
-  /// `stalledPoolFactor` batches. A wide pool for every round costs a task
-  /// with few trials its best schedule (see poolFactor); a stalled task has
-  /// had its trials, and more of the same neighbourhood finds nothing: in
-  /// three repetitions, two of tcl's BERT-base runs found nothing after
-  /// trial ~350, each keeping to the family of its FFN matmul's first good
-  /// schedule (docs/results/tuning.md).
+  /// takes the model's top-k until one does (0: never), whatever `sampler`
+  /// says. RDU spends picks on what teaches the model; once a task's search
+  /// has stopped finding better schedules, the model has learnt the task
+  /// and its best-scored candidates are worth more: with RDU throughout,
+  /// tcl led TenSet-MLP's top-k in the first rounds and fell behind after a
+  /// few hundred trials (docs/results/tuning.md).
   unsigned stallRounds = 2;
-  unsigned stalledPoolFactor = 8;
   /// Share of each batch drawn uniformly from the space (Ansor's
   /// epsilon-greedy), so a wrong model cannot starve the search.
   double randomShare = 0.1;
@@ -139,11 +135,9 @@ struct TuneOptions {
   /// `target`).
   EvaluationOptions evaluation;
 
-  /// Whether a task whose last `roundsWithoutGain` rounds did not beat its
-  /// best widens its search (stallRounds).
-  bool isStalled(unsigned roundsWithoutGain) const;
-  /// The batches of candidates a round hands the sampler, for such a task.
-  unsigned poolFactorAfter(unsigned roundsWithoutGain) const;
+  /// The sampler of a round of a task whose last `roundsWithoutGain`
+  /// rounds did not beat its best (stallRounds).
+  llvm::StringRef samplerAfter(unsigned roundsWithoutGain) const;
   /// The online update's gradient steps for `model`: `updateSteps`, or the
   /// model's own when unset.
   unsigned updateStepsFor(const CostModel &model) const;
