@@ -533,13 +533,12 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
     return 0;
   }
   size_t before = task.measured.size();
-  std::optional<std::pair<std::string, double>> bestBefore = task.best();
+  double bestBefore = task.bestSeconds();
   PhaseTimer timer(spent.measuring);
   if (llvm::Error error = measure(task, batch))
     return std::move(error);
-  std::optional<std::pair<std::string, double>> bestAfter = task.best();
-  bool gained = bestAfter && (!bestBefore || bestAfter->second < bestBefore->second);
-  task.roundsWithoutGain = gained ? 0 : task.roundsWithoutGain + 1;
+  task.roundsWithoutGain =
+      task.bestSeconds() < bestBefore ? 0 : task.roundsWithoutGain + 1;
   return static_cast<unsigned>(task.measured.size() - before);
 }
 
@@ -688,9 +687,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
   TaskScheduler scheduler(weights, schedulerOptions);
   for (auto [index, task] : llvm::enumerate(tasks))
     if (!task->measured.empty())
-      scheduler.record(index, task->measured.size(),
-                       task->best() ? task->best()->second
-                                    : std::numeric_limits<double>::infinity());
+      scheduler.record(index, task->measured.size(), task->bestSeconds());
   random.seed(llvm::hash_combine(options.seed, done));
   if (options.progress)
     log << llvm::formatv("tcl-tune: {0} tasks on {1}; {2} of {3} trials "
@@ -734,9 +731,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
       continue;
     }
     done += *measured;
-    scheduler.record(index, *measured,
-                     task.best() ? task.best()->second
-                                 : std::numeric_limits<double>::infinity());
+    scheduler.record(index, *measured, task.bestSeconds());
     modelBehind = true;
     if (history) {
       llvm::json::Object line{

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 using namespace tcl;
 
@@ -41,6 +42,11 @@ std::optional<std::pair<std::string, double>> TuningTask::best() const {
                            [](const auto &a, const auto &b) {
                              return a.second < b.second;
                            });
+}
+
+double TuningTask::bestSeconds() const {
+  std::optional<std::pair<std::string, double>> fastest = best();
+  return fastest ? fastest->second : std::numeric_limits<double>::infinity();
 }
 
 std::vector<Assignment> TuningTask::bestAssignments(size_t count) const {

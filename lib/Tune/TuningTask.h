@@ -64,6 +64,9 @@ public:
   void addRecord(const RecordRow &record);
   /// The fastest valid schedule, if any.
   std::optional<std::pair<std::string, double>> best() const;
+  /// The fastest valid schedule's time; infinity if nothing valid ran, so
+  /// that any measurement beats it.
+  double bestSeconds() const;
   /// The `count` fastest valid schedules, fastest first.
   std::vector<Assignment> bestAssignments(size_t count) const;
   /// A schedule as the database stores it, back in this space; none if it

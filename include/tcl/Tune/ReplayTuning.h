@@ -12,8 +12,9 @@
 //   budget evenly would; a round picks a batch exactly as the tuner does
 //   (pickToMeasure: the model's first `firstBatchSize` for a task's first
 //   round, then top-k or RDU over the best `poolFactor` batches, top-k once
-//   the task stalls, and a random share), "measures" it by revealing its labels, and updates the model
-//   online on everything revealed so far, as the tuner does after a round;
+//   the task stalls, and a random share), "measures" it by revealing its
+//   labels, and updates the model online on everything revealed so far, as
+//   the tuner does after a round;
 // - after each trial of a task, the best latency found so far is known.
 //
 // What it cannot show is the search itself: the tuner's evolution proposes
