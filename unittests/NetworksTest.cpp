@@ -406,6 +406,53 @@ TEST(SelectiveScan, MatchesNaiveLoops) {
       1e-4, 1e-5));
 }
 
+/// The fused backward pass (float32) against autograd through the tensor
+/// operations (float64, which the fused kernels do not take): every
+/// operand's gradient, with and without the delta bias and the gate.
+TEST(SelectiveScan, FusedGradientsMatchTensorOperations) {
+  torch::manual_seed(4);
+  int64_t batch = 3, length = 7, channels = 5, states = 4;
+  for (bool optional : {true, false}) {
+    std::vector<torch::Tensor> operands = {
+        torch::randn({batch, length, channels}),
+        optional ? torch::randn({batch, length, channels})
+                 : torch::rand({batch, length, channels}),
+        -torch::rand({channels, states}) * 2,
+        torch::randn({batch, length, states}),
+        torch::randn({batch, length, states}),
+        torch::randn({channels}),
+        optional ? torch::randn({batch, length, channels}) * 2
+                 : torch::Tensor(),
+        optional ? torch::randn({channels}) : torch::Tensor()};
+    torch::Tensor weights = torch::randn({batch, length, channels});
+    auto gradients = [&](torch::ScalarType type) {
+      std::vector<torch::Tensor> leaves;
+      for (const torch::Tensor &operand : operands)
+        leaves.push_back(operand.defined()
+                             ? operand.to(type).clone().requires_grad_()
+                             : operand);
+      torch::Tensor y = selectiveScan(leaves[0], leaves[1], leaves[2],
+                                      leaves[3], leaves[4], leaves[5],
+                                      leaves[6], leaves[7]);
+      (y * weights.to(type)).sum().backward();
+      std::vector<torch::Tensor> grads;
+      for (const torch::Tensor &leaf : leaves)
+        grads.push_back(leaf.defined() ? leaf.grad().to(torch::kFloat)
+                                       : leaf);
+      return grads;
+    };
+    std::vector<torch::Tensor> fused = gradients(torch::kFloat);
+    std::vector<torch::Tensor> reference = gradients(torch::kDouble);
+    for (size_t i = 0; i < operands.size(); ++i) {
+      SCOPED_TRACE("operand " + std::to_string(i));
+      ASSERT_EQ(fused[i].defined(), reference[i].defined());
+      if (fused[i].defined()) {
+        EXPECT_TRUE(torch::allclose(fused[i], reference[i], 1e-3, 1e-4));
+      }
+    }
+  }
+}
+
 /// The conv against LibTorch's grouped conv1d with left-only padding.
 TEST(CausalConvSilu, MatchesGroupedConv1d) {
   torch::manual_seed(3);

@@ -242,17 +242,20 @@ torch::Tensor tcl::reverseRealTokens(const torch::Tensor &x,
   return x.flatten(0, 1).index_select(0, reversal).view(x.sizes());
 }
 
+bool tcl::isCpuFloat(at::TensorList operands) {
+  return std::all_of(operands.begin(), operands.end(), [](const torch::Tensor &t) {
+    return !t.defined() ||
+           (t.device().is_cpu() && t.scalar_type() == torch::kFloat);
+  });
+}
+
 bool tcl::isCpuInference(at::TensorList operands) {
   auto needsGrad = [](const torch::Tensor &t) {
     return t.defined() && t.requires_grad();
   };
-  auto cpuFloat = [](const torch::Tensor &t) {
-    return !t.defined() ||
-           (t.device().is_cpu() && t.scalar_type() == torch::kFloat);
-  };
   return !(torch::GradMode::is_enabled() &&
            std::any_of(operands.begin(), operands.end(), needsGrad)) &&
-         std::all_of(operands.begin(), operands.end(), cpuFloat);
+         isCpuFloat(operands);
 }
 
 torch::Tensor tcl::linearForward(const torch::Tensor &x,

@@ -148,8 +148,9 @@ int64_t parameterCount(const torch::nn::Module &module);
 /// Returns y [Bt, L, Di]. Optional, as in the reference selective_scan_fn:
 /// with `deltaBias` [Di], delta is replaced by softplus(delta + deltaBias);
 /// with `z` [Bt, L, Di], y by y * silu(z). Fusing them saves whole passes
-/// over [Bt, L, Di]. Differentiable; without autograd on the CPU it runs a
-/// fused kernel that never materializes anything of size [Bt, L, Di, N].
+/// over [Bt, L, Di]. Differentiable. On CPU floats it runs fused kernels,
+/// forward and backward, that never materialize anything of size
+/// [Bt, L, Di, N]; other devices and types run it in tensor operations.
 torch::Tensor selectiveScan(const torch::Tensor &x, const torch::Tensor &delta,
                             const torch::Tensor &A, const torch::Tensor &B,
                             const torch::Tensor &C, const torch::Tensor &D,
@@ -159,11 +160,16 @@ torch::Tensor selectiveScan(const torch::Tensor &x, const torch::Tensor &delta,
 /// Mamba's causal depthwise conv over time followed by SiLU: x [Bt, L, Di],
 /// weight [Di, K], bias [Di]; step t sees steps t - K + 1 .. t (zeros
 /// before the start), so padding at the end never reaches a real token.
-/// Same forward-only CPU kernel / differentiable tensor-op split as
-/// selectiveScan.
+/// Without autograd on CPU floats it runs a fused forward-only kernel;
+/// otherwise, differentiable tensor operations.
 torch::Tensor causalConvSilu(const torch::Tensor &x,
                              const torch::Tensor &weight,
                              const torch::Tensor &bias);
+
+/// RMSNorm over the last dimension of x [..., C] with weight [C]:
+/// x / sqrt(mean(x^2) + 1e-5) * weight. Without autograd on CPU floats it
+/// runs a fused forward-only kernel; otherwise, tensor operations.
+torch::Tensor rmsNorm(const torch::Tensor &x, const torch::Tensor &weight);
 
 //===----------------------------------------------------------------------===//
 // Building blocks shared by the networks.
@@ -191,8 +197,12 @@ torch::Tensor reverseRealTokens(const torch::Tensor &x,
 /// The rows of x.flatten(0, 1) that reverseRealTokens picks: [B * L].
 torch::Tensor realTokenReversal(const torch::Tensor &mask);
 
-/// Whether `operands` (undefined ones ignored) can take the forward-only CPU
-/// kernels: float32 on the CPU, and no autograd graph to record.
+/// Whether `operands` (undefined ones ignored) are all float32 on the CPU,
+/// which the fused kernels take.
+bool isCpuFloat(at::TensorList operands);
+
+/// Whether `operands` can take the forward-only CPU kernels: CPU floats
+/// (isCpuFloat), and no autograd graph to record.
 bool isCpuInference(at::TensorList operands);
 
 /// x [..., K] times weight [N, K] transposed, plus bias [N] if defined: what
