@@ -243,10 +243,11 @@ torch::Tensor tcl::reverseRealTokens(const torch::Tensor &x,
 }
 
 bool tcl::isCpuFloat(at::TensorList operands) {
-  return std::all_of(operands.begin(), operands.end(), [](const torch::Tensor &t) {
+  auto cpuFloat = [](const torch::Tensor &t) {
     return !t.defined() ||
            (t.device().is_cpu() && t.scalar_type() == torch::kFloat);
-  });
+  };
+  return std::all_of(operands.begin(), operands.end(), cpuFloat);
 }
 
 bool tcl::isCpuInference(at::TensorList operands) {
