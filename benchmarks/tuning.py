@@ -28,7 +28,7 @@ spread over several sittings.
 
 Reported, per network: the estimated network time (sum over tasks of
 occurrences x best latency) after each round, as curves against trials and
-wall time (PNG), in two units:
+wall time (PNG), in three units:
 
   own run   over the sum of oneDNN's per-op latencies measured in the same
             run ("vs oneDNN"; each op's faster of the run's two measurements,
@@ -39,6 +39,15 @@ wall time (PNG), in two units:
             time for one op can differ by 13% between runs of a quiet
             machine, where the tuned estimates agree within 1%; this unit
             carries none of that, and all of any drift.
+  re-measured
+            seconds, with every schedule a run would apply at a point of
+            its curve (per task, the fastest it had measured) measured
+            again after all the runs, together, --remeasure-passes times in
+            shuffled orders (median over passes of each pass's fastest
+            sample). This unit carries neither drift
+            between runs nor the luck of a run's fastest measurement (the
+            fastest of hundreds of noisy medians is biased low); the
+            others carry both.
 
 In each unit: the trials and the wall time each method needs to reach the
 TenSet-MLP tuner's final value, as ratios to TenSet-MLP's. Also the final
@@ -49,16 +58,19 @@ repetitions. Prints a table and writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
-        [--work tuning-work] [--out docs/results/tuning.json]
+        [--work tuning-work] [--remeasure-passes 5]
+        [--out docs/results/tuning.json]
 """
 
 import argparse
 import json
 import os
+import random
 import sqlite3
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
@@ -191,10 +203,161 @@ def fastest_onednn_seconds(runs):
     return onednn_network_seconds(fastest)
 
 
+def run_records(db):
+    """[(task key, assignment, median seconds or None when it was not
+    valid)] in the order the run measured them. A schedule's first record
+    is a trial; later ones are the tuner's confirmations (TuneOptions::
+    confirmations)."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            """select t.key, s.assignment,
+                      case when r.status = 'ok' and r.scalar_fallback = 0
+                           then r.median_s end
+               from records r join schedules s on s.id = r.schedule_id
+               join tasks t on t.id = s.task_id order by r.id""").fetchall()
+
+
+def network_occurrences(db):
+    """{task key: occurrences in the network} of a run's database."""
+    with sqlite3.connect(db) as connection:
+        return dict(connection.execute(
+            """select t.key, tn.occurrences from task_networks tn
+               join tasks t on t.id = tn.task_id"""))
+
+
+def picks(records, trials):
+    """For each entry of `trials` (ascending), {task key: assignment}: the
+    schedule the run would apply after that many trials, chosen as the
+    tuner chooses (TuningTask::best): the fastest by the median of its
+    measurements, never one that failed. The last entry also sees the
+    records after the last trial (the confirmations)."""
+    timings, failed, snapshots = {}, set(), []
+
+    def snapshot():
+        fastest = {}
+        for (key, assignment), seconds in timings.items():
+            if (key, assignment) in failed:
+                continue
+            latency = statistics.median(seconds)
+            if key not in fastest or latency < fastest[key][1]:
+                fastest[key] = (assignment, latency)
+        return {key: assignment for key, (assignment, _) in fastest.items()}
+
+    wanted = list(trials)
+    count = 0
+    for key, assignment, seconds in records:
+        schedule = (key, assignment)
+        if schedule not in timings and schedule not in failed:
+            # A new trial: the snapshots after `count` trials are complete.
+            while len(wanted) > 1 and wanted[0] <= count:
+                snapshots.append(snapshot())
+                wanted.pop(0)
+            count += 1
+        if seconds is None:
+            failed.add(schedule)
+        else:
+            timings.setdefault(schedule, []).append(seconds)
+    while wanted:
+        snapshots.append(snapshot())
+        wanted.pop(0)
+    return snapshots
+
+
+def remeasure(bin_dir, work, network, target, runs, passes):
+    """{(task key, assignment): seconds}: every schedule that a run of
+    `network` would have applied at a point of its curve (`picks` of each
+    run), measured again, all together, `passes` times, each pass in a fresh
+    order (`tcl-collect --remeasure-before` on one database seeded with them).
+    A schedule's seconds are the median over the passes of each pass's
+    fastest sample: on a shared VM a schedule's median sample differed by
+    23% between passes minutes apart (median over BERT-base's schedules),
+    its fastest by 12%. Each pass is kept in WORK/network-remeasured.json,
+    so an interrupted benchmark resumes."""
+    wanted = set()
+    for r in runs:
+        for snapshot in r["picks"]:
+            wanted |= set(snapshot.items())
+    names = sorted(key + " " + assignment for key, assignment in wanted)
+    cache = os.path.join(work, network + "-remeasured.json")
+    state = {"schedules": names, "passes": []}
+    if os.path.exists(cache):
+        with open(cache) as f:
+            stored = json.load(f)
+        if stored["schedules"] == names:
+            state = stored
+    if len(state["passes"]) < passes:
+        seeds = remeasure_seeds(bin_dir, work, runs, wanted)
+    db = os.path.join(work, network + "-remeasured.db")
+    while len(state["passes"]) < passes:
+        pass_index = len(state["passes"])
+        tasks, records = seeds
+        random.Random(pass_index).shuffle(records)
+        lines = os.path.join(work, network + "-remeasured.jsonl")
+        with open(lines, "w") as f:
+            f.writelines(json.dumps(entry) + "\n" for entry in tasks + records)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
+        run([os.path.join(bin_dir, "tcl-db"), "import", db, lines],
+            stdout=subprocess.DEVNULL)
+        start = int(time.time())
+        run([os.path.join(bin_dir, "tcl-collect"), "--db=" + db, "--targets=" + target,
+             "--remeasure-before=%d" % start, "--no-progress"])
+        with sqlite3.connect(db) as connection:
+            state["passes"].append({key + " " + assignment: seconds for key, assignment, seconds in
+                                    connection.execute(
+                """select t.key, s.assignment, r.min_s from records r
+                   join schedules s on s.id = r.schedule_id join tasks t on t.id = s.task_id
+                   where r.status = 'ok' and r.created_at >= ?""", (start,))})
+        with open(cache, "w") as f:
+            json.dump(state, f)
+    values = {}
+    for name in names:
+        measured = [p[name] for p in state["passes"][:passes] if name in p]
+        if measured:
+            key, assignment = name.split(" ", 1)
+            values[(key, assignment)] = statistics.median(measured)
+    missing = len(names) - len(values)
+    if missing:
+        print("%s: %d of %d schedules failed every re-measurement" % (network, missing, len(names)))
+    return values
+
+
+def remeasure_seeds(bin_dir, work, runs, wanted):
+    """(task and target lines, one record line per wanted schedule) from
+    the runs' databases (`tcl-db export`): what `remeasure` imports."""
+    header, records, seen = {}, [], set()
+    for r in runs:
+        exported = os.path.join(work, "export.jsonl")
+        run([os.path.join(bin_dir, "tcl-db"), "export", r["db"], "-o", exported],
+            stdout=subprocess.DEVNULL)
+        with open(exported) as f:
+            for line in f:
+                entry = json.loads(line)
+                if entry["type"] == "task":
+                    header.setdefault(("task", entry["key"]), entry)
+                elif entry["type"] == "target":
+                    header.setdefault(("target", entry["name"]), entry)
+                elif entry["type"] == "record":
+                    schedule = (entry["task"], entry["assignment"])
+                    if schedule in wanted and schedule not in seen:
+                        seen.add(schedule)
+                        records.append(entry)
+        os.remove(exported)
+    targets = [e for (kind, _), e in header.items() if kind == "target"]
+    tasks = [e for (kind, _), e in header.items() if kind == "task"]
+    return targets + tasks, records
+
+
+#: The units of a curve point (its index) and their suffix in the report.
+UNITS = ((3, ""), (4, "_common"), (5, "_remeasured"))
+UNIT_NAMES = {"": "own run", "_common": "common", "_remeasured": "re-measured"}
+
+
 def first_reaching(points, target, index, unit=3):
     """Trials (index 0) or seconds (index 1) when the run's estimate in
-    `unit` (3: over its own oneDNN sum, 4: the common unit) first is <=
-    target."""
+    `unit` (3: over its own oneDNN sum, 4: the common unit, 5: re-measured
+    seconds) first is <= target."""
     for point in points:
         if point[unit] is not None and point[unit] <= target * (1 + 1e-9):
             return point[index]
@@ -219,6 +382,9 @@ def main():
     parser.add_argument("--work", default="tuning-work",
                         help="databases, histories and models (kept, for resuming)")
     parser.add_argument("--out", default="tuning.json")
+    parser.add_argument("--remeasure-passes", type=int, default=5,
+                        help="times every schedule the runs applied is measured again, "
+                        "all together, for the re-measured unit (0: no such unit)")
     parser.add_argument("--plots", default=None,
                         help="directory for the PNG curves (default: beside --out)")
     args = parser.parse_args()
@@ -261,7 +427,7 @@ def main():
                     rounds, final = read_history(history)
                 onednn = onednn_task_seconds(db)
                 results[name] = {"network": network, "method": method, "rep": rep,
-                                 "onednn": onednn,
+                                 "db": db, "onednn": onednn,
                                  "curve": curve(rounds, onednn_network_seconds(onednn)),
                                  "phases": phases(rounds), "final": final}
 
@@ -273,10 +439,19 @@ def main():
         runs = {m: [r for r in results.values()
                     if r["network"] == network and r["method"] == m] for m in methods}
         common = fastest_onednn_seconds([r["onednn"] for rs in runs.values() for r in rs])
-        for rs in runs.values():
-            for r in rs:
-                r["curve"] = [point[:4] + ((point[2] / common) if common else None,)
-                              for point in r["curve"]]
+        every_run = [r for rs in runs.values() for r in rs]
+        for r in every_run:
+            r["picks"] = picks(run_records(r["db"]), [point[0] for point in r["curve"]])
+        remeasured = (remeasure(bin_dir, args.work, network, args.target, every_run,
+                                args.remeasure_passes) if args.remeasure_passes else {})
+        for r in every_run:
+            occurrences = network_occurrences(r["db"])
+            again = lambda snapshot: sum(occurrences[key] * remeasured[(key, assignment)]
+                                         for key, assignment in snapshot.items()) \
+                if all(item in remeasured for item in snapshot.items()) else None
+            r["curve"] = [point[:4] + ((point[2] / common) if common else None,
+                                       again(snapshot))
+                          for point, snapshot in zip(r["curve"], r["picks"])]
         median = lambda values: statistics.median(values) if values else None
         finals = {m: median([r["curve"][-1][2] for r in runs[m] if r["curve"]])
                   for m in methods}
@@ -287,10 +462,11 @@ def main():
             row = {"method": method, "runs": len(runs[method]),
                    "final_estimated_s": finals[method],
                    "final_vs_onednn": median(final_in(method, 3)),
-                   "final_vs_best_onednn": median(final_in(method, 4))}
+                   "final_vs_best_onednn": median(final_in(method, 4)),
+                   "final_remeasured_s": median(final_in(method, 5))}
             # The target every method races to: TenSet-MLP's final estimate,
             # in each unit.
-            for unit, suffix in ((3, ""), (4, "_common")):
+            for unit, suffix in UNITS:
                 reference = median(final_in("tenset-mlp", unit)) if "tenset-mlp" in runs else None
                 trials_to = [first_reaching(r["curve"], reference, 0, unit)
                              for r in runs[method]] if reference else []
@@ -319,11 +495,14 @@ def main():
             rows.append(row)
         mlp_row = next((row for row in rows if row["method"] == "tenset-mlp"), None)
         for row in rows:
-            for suffix in ("", "_common"):
+            for _, suffix in UNITS:
                 ratio = lambda key: (mlp_row[key] / row[key]) \
                     if mlp_row and row[key] and mlp_row[key] else None
                 row["trials_speedup_vs_mlp" + suffix] = ratio("trials_to_mlp_final" + suffix)
                 row["time_speedup_vs_mlp" + suffix] = ratio("seconds_to_mlp_final" + suffix)
+            if mlp_row and row["final_remeasured_s"] and mlp_row["final_remeasured_s"]:
+                row["remeasured_ratio_mlp_over_method"] = (
+                    mlp_row["final_remeasured_s"] / row["final_remeasured_s"])
             if mlp_row and row["end_to_end_tuned_over_default"] and \
                     mlp_row["end_to_end_tuned_over_default"]:
                 row["latency_ratio_mlp_over_method"] = (
@@ -337,30 +516,32 @@ def main():
         print("== %s: %d trials, %d repetitions, target %s (medians)"
               % (network, args.trials, args.reps, args.target))
         fmt = lambda v, f: (f % v) if v is not None else "-"
-        print("%-13s %13s %10s %13s %13s %11s %9s" % (
-            "method", "final est.", "vs oneDNN", "vs best dnnl", "end to end", "e2e/default",
-            "MLP/this"))
+        print("%-13s %13s %10s %13s %13s %9s %13s %11s %9s" % (
+            "method", "final est.", "vs oneDNN", "vs best dnnl", "re-measured", "MLP/this",
+            "end to end", "e2e/default", "MLP/this"))
         for row in rows:
-            print("%-13s %13s %10s %13s %13s %11s %9s" % (
+            print("%-13s %13s %10s %13s %13s %9s %13s %11s %9s" % (
                 row["method"],
                 fmt(row["final_estimated_s"] and row["final_estimated_s"] * 1e3, "%.3f ms"),
                 fmt(row["final_vs_onednn"], "%.3f"), fmt(row["final_vs_best_onednn"], "%.3f"),
+                fmt(row["final_remeasured_s"] and row["final_remeasured_s"] * 1e3, "%.3f ms"),
+                fmt(row.get("remeasured_ratio_mlp_over_method"), "%.3f"),
                 fmt(row["end_to_end_tuned_s"] and row["end_to_end_tuned_s"] * 1e3, "%.2f ms"),
                 fmt(row["end_to_end_tuned_over_default"], "%.3f"),
                 fmt(row.get("latency_ratio_mlp_over_method"), "%.3f")))
-        print("to TenSet-MLP's final, in each unit (own run: vs oneDNN; common: vs best oneDNN):")
-        print("%-13s %16s %9s %11s %9s %16s %9s %11s %9s" % (
-            "method", "trials (own)", "speedup", "seconds", "speedup",
-            "trials (common)", "speedup", "seconds", "speedup"))
+        print("to TenSet-MLP's final, in each unit (own run: vs oneDNN; common: vs best oneDNN;"
+              " re-measured: the applied schedules measured again together):")
+        print("%-13s %-12s %12s %9s %11s %9s" % ("method", "unit", "trials", "speedup",
+                                                  "seconds", "speedup"))
         for row in rows:
-            cells = []
-            for suffix in ("", "_common"):
-                cells += [fmt(row["trials_to_mlp_final" + suffix], "%d") +
-                          " (%d/%d)" % (row["runs_reaching" + suffix], row["runs"]),
-                          fmt(row["trials_speedup_vs_mlp" + suffix], "%.2fx"),
-                          fmt(row["seconds_to_mlp_final" + suffix], "%.0f s"),
-                          fmt(row["time_speedup_vs_mlp" + suffix], "%.2fx")]
-            print("%-13s %16s %9s %11s %9s %16s %9s %11s %9s" % tuple([row["method"]] + cells))
+            for _, suffix in UNITS:
+                print("%-13s %-12s %12s %9s %11s %9s" % (
+                    row["method"], UNIT_NAMES[suffix],
+                    fmt(row["trials_to_mlp_final" + suffix], "%d") +
+                    " (%d/%d)" % (row["runs_reaching" + suffix], row["runs"]),
+                    fmt(row["trials_speedup_vs_mlp" + suffix], "%.2fx"),
+                    fmt(row["seconds_to_mlp_final" + suffix], "%.0f s"),
+                    fmt(row["time_speedup_vs_mlp" + suffix], "%.2fx")))
         print("wall seconds by phase (medians): " + "; ".join(
             "%s %s" % (row["method"], ", ".join(
                 "%s %s" % (phase, fmt(row["seconds_by_phase"][phase], "%.0f"))
@@ -383,9 +564,10 @@ def plot(report, methods, directory, stem):
     except ImportError:
         print("matplotlib is missing: no plots")
         return
-    units = ((3, "over the run's own oneDNN sum"), (4, "over the fastest oneDNN sum"))
+    units = ((3, "over the run's own oneDNN sum"), (4, "over the fastest oneDNN sum"),
+             (5, "re-measured (s)"))
     for network, data in report["networks"].items():
-        figure, axes = plt.subplots(2, 2, figsize=(11, 8))
+        figure, axes = plt.subplots(3, 2, figsize=(11, 11))
         for method in methods:
             curves = [c for name, c in data["curves"].items()
                       if name.rsplit("-", 1)[0] == "%s-%s" % (network, method) and c]
@@ -393,7 +575,8 @@ def plot(report, methods, directory, stem):
                 for index, (axis, xlabel) in enumerate(zip(unit_axes,
                                                            ["trials", "wall time (s)"])):
                     for rep, points in enumerate(curves):
-                        axis.plot([p[index] for p in points], [p[unit] for p in points],
+                        shown = [p for p in points if p[unit] is not None]
+                        axis.plot([p[index] for p in shown], [p[unit] for p in shown],
                                   color="C%d" % methods.index(method), alpha=0.8,
                                   label=method if rep == 0 else None)
                     axis.set_xlabel(xlabel)

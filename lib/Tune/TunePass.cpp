@@ -63,6 +63,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.sampler = sampler;
     options.poolFactor = poolFactor;
     options.stallRounds = stallRounds;
+    options.confirmations = confirmations;
     options.rdu.representativeness = representativeness;
     options.rdu.diversity = diversity;
     options.rdu.uncertainty = uncertainty;

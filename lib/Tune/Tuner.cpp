@@ -79,9 +79,15 @@ private:
   /// times still differ by up to 11% between runs (docs/results/tuning.md),
   /// so benchmarks/tuning.py also compares runs in one unit.
   llvm::Error remeasureOnednn();
+  /// The evaluator of `task`, created with its baselines on first use.
+  llvm::Error prepareEvaluator(TuningTask &task);
   /// One round of `task`: search, sample, measure. Returns how many
   /// candidates were measured (0: the space is exhausted).
   llvm::Expected<unsigned> round(TuningTask &task, unsigned budget);
+  /// Measures `task`'s fastest schedule again until it has
+  /// TuneOptions::confirmations more measurements, whichever schedule is
+  /// fastest after each. Returns how many measurements it took.
+  llvm::Expected<unsigned> confirmBest(TuningTask &task);
   /// The batch to measure: the sampler's picks from the search's pool plus
   /// a random share. A task's `firstRound` takes the model's top picks.
   std::vector<Assignment> pickBatch(TuningTask &task, unsigned count,
@@ -509,18 +515,22 @@ llvm::Error Tuner::measure(TuningTask &task, llvm::ArrayRef<Assignment> batch) {
   return llvm::Error::success();
 }
 
+llvm::Error Tuner::prepareEvaluator(TuningTask &task) {
+  if (task.evaluator)
+    return llvm::Error::success();
+  auto evaluator =
+      CandidateEvaluator::create(task.featurizer->payload(), evaluationFor(0));
+  if (failed(evaluator))
+    return makeError("task " + task.info.key +
+                     ": cannot compute its reference outputs");
+  task.evaluator = std::move(*evaluator);
+  PhaseTimer timer(spent.measuring);
+  return measureBaselines(task);
+}
+
 llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
-  if (!task.evaluator) {
-    auto evaluator =
-        CandidateEvaluator::create(task.featurizer->payload(), evaluationFor(0));
-    if (failed(evaluator))
-      return makeError("task " + task.info.key +
-                       ": cannot compute its reference outputs");
-    task.evaluator = std::move(*evaluator);
-    PhaseTimer timer(spent.measuring);
-    if (llvm::Error error = measureBaselines(task))
-      return std::move(error);
-  }
+  if (llvm::Error error = prepareEvaluator(task))
+    return std::move(error);
   bool firstRound = task.measured.empty();
   unsigned size = firstRound ? options.firstBatchSize : options.batchSize;
   std::vector<Assignment> batch;
@@ -540,6 +550,30 @@ llvm::Expected<unsigned> Tuner::round(TuningTask &task, unsigned budget) {
   task.roundsWithoutGain =
       task.bestSeconds() < bestBefore ? 0 : task.roundsWithoutGain + 1;
   return static_cast<unsigned>(task.measured.size() - before);
+}
+
+llvm::Expected<unsigned> Tuner::confirmBest(TuningTask &task) {
+  unsigned taken = 0;
+  while (task.confirmations < 4 * options.confirmations) {
+    std::optional<std::pair<std::string, double>> best = task.best();
+    if (!best || task.timesMeasured(best->first) > options.confirmations)
+      break;
+    std::optional<Assignment> schedule = task.parse(best->first);
+    if (!schedule)
+      break;
+    if (llvm::Error error = prepareEvaluator(task))
+      return std::move(error);
+    PhaseTimer timer(spent.measuring);
+    OwningOpRef<ModuleOp> script = task.featurizer->script().clone();
+    task.space().concretize(*script, *schedule);
+    RecordRow record = makeRecord(task.info.key, targetName, machine, best->first,
+                                  *script, task.evaluator->evaluate(*script));
+    if (llvm::Error error = db->addRecord(record))
+      return std::move(error);
+    task.addRecord(record);
+    ++taken;
+  }
+  return taken;
 }
 
 llvm::Error Tuner::updateModel() {
@@ -767,6 +801,17 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     }
   }
 
+  unsigned confirmations = 0;
+  for (const std::unique_ptr<TuningTask> &task : tasks) {
+    llvm::Expected<unsigned> taken = confirmBest(*task);
+    if (!taken)
+      return taken.takeError();
+    confirmations += *taken;
+  }
+  if (options.progress && confirmations)
+    log << llvm::formatv("tcl-tune: {0} measurements of the fastest schedules "
+                         "again before choosing them\n",
+                         confirmations);
   if (options.endToEnd)
     if (llvm::Error error = remeasureOnednn())
       return std::move(error);
@@ -789,6 +834,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     llvm::json::Object line{{"final", true},
                             {"trials", static_cast<int64_t>(done)},
                             {"measured", static_cast<int64_t>(result.measured)},
+                            {"confirmations", static_cast<int64_t>(confirmations)},
                             {"seconds", result.seconds},
                             {"estimated_s", scheduler.estimatedTotal()}};
     auto add = [&](const char *name, std::optional<double> value) {

@@ -2,6 +2,8 @@
 
 #include "TuningTask.h"
 
+#include "tcl/Run/Statistics.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -29,10 +31,37 @@ std::optional<Assignment> TuningTask::parse(llvm::StringRef text) const {
 }
 
 void TuningTask::addRecord(const RecordRow &record) {
-  measured.insert(record.assignment);
+  if (!measured.insert(record.assignment).second)
+    ++confirmations;
   // Only vectorized, correct schedules count, as in the dataset.
-  if (record.status == "ok" && !record.scalarFallback && record.medianSeconds)
-    valid.push_back({record.assignment, *record.medianSeconds});
+  if (record.status != "ok" || record.scalarFallback || !record.medianSeconds) {
+    // A schedule that failed once (measured again by Tuner::confirmBest) is
+    // never chosen, however fast it ran before.
+    auto entry = timings.find(record.assignment);
+    if (entry != timings.end()) {
+      size_t index = entry->second.index;
+      valid.erase(valid.begin() + index);
+      timings.erase(entry);
+      for (auto &[schedule, later] : timings)
+        if (later.index > index)
+          --later.index;
+    }
+    failedSchedules.insert(record.assignment);
+    return;
+  }
+  if (failedSchedules.count(record.assignment))
+    return;
+  auto [entry, first] =
+      timings.try_emplace(record.assignment, Timings{valid.size(), {}});
+  if (first)
+    valid.push_back({record.assignment, 0.0});
+  entry->second.seconds.push_back(*record.medianSeconds);
+  valid[entry->second.index].second = median(entry->second.seconds);
+}
+
+size_t TuningTask::timesMeasured(llvm::StringRef schedule) const {
+  auto entry = timings.find(schedule);
+  return entry == timings.end() ? 0 : entry->second.seconds.size();
 }
 
 std::optional<std::pair<std::string, double>> TuningTask::best() const {

@@ -46,8 +46,15 @@ public:
 
   /// Every schedule measured, valid or not, as Space::format writes it.
   std::set<std::string> measured;
-  /// Valid measurements: schedule and median latency.
+  /// Valid schedules in the order they were first measured, each with its
+  /// latency: the median over its measurements (the median of one timing's
+  /// samples each). Tuner::confirmBest measures leaders again; everything
+  /// else has one.
   std::vector<std::pair<std::string, double>> valid;
+  /// Records of schedules measured before (Tuner::confirmBest), this run's
+  /// and those read back, so that a resumed run takes no more than the
+  /// limit.
+  unsigned confirmations = 0;
   /// The space has no unmeasured legal schedule left.
   bool exhausted = false;
   /// Rounds in a row, the last one included, that did not beat the best
@@ -62,6 +69,8 @@ public:
   const Space &space() const { return featurizer->space(); }
   /// Adds a record read back or just measured.
   void addRecord(const RecordRow &record);
+  /// How many valid measurements `schedule` has.
+  size_t timesMeasured(llvm::StringRef schedule) const;
   /// The fastest valid schedule, if any.
   std::optional<std::pair<std::string, double>> best() const;
   /// The fastest valid schedule's time; infinity if nothing valid ran, so
@@ -82,6 +91,16 @@ public:
   void appendGroup(Dataset &dataset, llvm::StringRef target,
                    llvm::ArrayRef<Assignment> schedules,
                    llvm::ArrayRef<double> seconds) const;
+
+private:
+  /// Per valid schedule: its index in `valid` and every measurement.
+  struct Timings {
+    size_t index;
+    std::vector<double> seconds;
+  };
+  std::map<std::string, Timings, std::less<>> timings;
+  /// Schedules with a failed measurement.
+  std::set<std::string> failedSchedules;
 };
 
 } // namespace tcl

@@ -51,6 +51,10 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "A task whose last stall-rounds rounds did not beat its best "
            "takes the model's top-k until one does, whatever the sampler "
            "(0: never)">,
+    Option<"confirmations", "confirmations", "unsigned", /*default=*/"2",
+           "Before a task's schedule is chosen, its fastest is measured "
+           "again until it has this many more measurements (the median "
+           "counts; 0: none)">,
     Option<"representativeness", "rdu-r", "double", /*default=*/"1.0",
            "Weight of representativeness in the RDU sampler (0: off)">,
     Option<"diversity", "rdu-d", "double", /*default=*/"1.0",

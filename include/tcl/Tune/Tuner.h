@@ -95,6 +95,15 @@ struct TuneOptions {
   /// tcl led TenSet-MLP's top-k in the first rounds and fell behind after a
   /// few hundred trials (docs/results/tuning.md).
   unsigned stallRounds = 2;
+  /// Before a task's schedule is chosen, its fastest one is measured again
+  /// until it has `confirmations` more measurements, a schedule's latency
+  /// being the median of its measurements; at most 4 x `confirmations`
+  /// such measurements per task, a resumed run's included (0: none). On a
+  /// shared machine the same schedule's median differed by 23% between
+  /// processes minutes apart, so the fastest of hundreds of single
+  /// measurements is as much the luckiest as the best
+  /// (docs/results/tuning.md). Confirmations are records, not trials.
+  unsigned confirmations = 2;
   /// Share of each batch drawn uniformly from the space (Ansor's
   /// epsilon-greedy), so a wrong model cannot starve the search.
   double randomShare = 0.1;
