@@ -41,13 +41,16 @@ wall time (PNG), in three units:
             carries none of that, and all of any drift.
   re-measured
             seconds, with every schedule a run would apply at a point of
-            its curve (per task, the fastest it had measured) measured
+            its curve (per task, the one the tuner would choose) measured
             again after all the runs, together, --remeasure-passes times in
             shuffled orders (median over passes of each pass's fastest
-            sample). This unit carries neither drift
-            between runs nor the luck of a run's fastest measurement (the
-            fastest of hundreds of noisy medians is biased low); the
-            others carry both.
+            sample). This unit carries neither drift between runs nor the
+            luck of a run's fastest measurement (the fastest of hundreds of
+            noisy medians is biased low); the others carry both. The tuner
+            measures each task's fastest schedule again before choosing it
+            (TuneOptions::confirmations); the schedules it would have
+            chosen without those measurements are measured again too, and
+            reported beside the final.
 
 In each unit: the trials and the wall time each method needs to reach the
 TenSet-MLP tuner's final value, as ratios to TenSet-MLP's. Also the final
@@ -263,10 +266,22 @@ def picks(records, trials):
     return snapshots
 
 
+def trial_records(records):
+    """`records` up to the last trial's first record: without the
+    confirmations that follow it."""
+    seen, end = set(), 0
+    for index, (key, assignment, _) in enumerate(records):
+        if (key, assignment) not in seen:
+            seen.add((key, assignment))
+            end = index + 1
+    return records[:end]
+
+
 def remeasure(bin_dir, work, network, target, runs, passes):
     """{(task key, assignment): seconds}: every schedule that a run of
     `network` would have applied at a point of its curve (`picks` of each
-    run), measured again, all together, `passes` times, each pass in a fresh
+    run) or at its end without its confirmations (`unconfirmed`), measured
+    again, all together, `passes` times, each pass in a fresh
     order (`tcl-collect --remeasure-before` on one database seeded with them).
     A schedule's seconds are the median over the passes of each pass's
     fastest sample: on a shared VM a schedule's median sample differed by
@@ -275,7 +290,7 @@ def remeasure(bin_dir, work, network, target, runs, passes):
     so an interrupted benchmark resumes."""
     wanted = set()
     for r in runs:
-        for snapshot in r["picks"]:
+        for snapshot in r["picks"] + [r["unconfirmed"]]:
             wanted |= set(snapshot.items())
     names = sorted(key + " " + assignment for key, assignment in wanted)
     cache = os.path.join(work, network + "-remeasured.json")
@@ -441,7 +456,10 @@ def main():
         common = fastest_onednn_seconds([r["onednn"] for rs in runs.values() for r in rs])
         every_run = [r for rs in runs.values() for r in rs]
         for r in every_run:
-            r["picks"] = picks(run_records(r["db"]), [point[0] for point in r["curve"]])
+            records = run_records(r["db"])
+            r["picks"] = picks(records, [point[0] for point in r["curve"]])
+            r["unconfirmed"] = picks(trial_records(records), [r["curve"][-1][0]])[0] \
+                if r["curve"] else {}
         remeasured = (remeasure(bin_dir, args.work, network, args.target, every_run,
                                 args.remeasure_passes) if args.remeasure_passes else {})
         for r in every_run:
@@ -452,6 +470,7 @@ def main():
             r["curve"] = [point[:4] + ((point[2] / common) if common else None,
                                        again(snapshot))
                           for point, snapshot in zip(r["curve"], r["picks"])]
+            r["final_unconfirmed"] = again(r["unconfirmed"]) if r["curve"] else None
         median = lambda values: statistics.median(values) if values else None
         finals = {m: median([r["curve"][-1][2] for r in runs[m] if r["curve"]])
                   for m in methods}
@@ -463,7 +482,11 @@ def main():
                    "final_estimated_s": finals[method],
                    "final_vs_onednn": median(final_in(method, 3)),
                    "final_vs_best_onednn": median(final_in(method, 4)),
-                   "final_remeasured_s": median(final_in(method, 5))}
+                   "final_remeasured_s": median(final_in(method, 5)),
+                   # The same runs' picks without their confirmations.
+                   "final_unconfirmed_remeasured_s": median(
+                       [r["final_unconfirmed"] for r in runs[method]
+                        if r.get("final_unconfirmed") is not None])}
             # The target every method races to: TenSet-MLP's final estimate,
             # in each unit.
             for unit, suffix in UNITS:
@@ -542,6 +565,11 @@ def main():
                     fmt(row["trials_speedup_vs_mlp" + suffix], "%.2fx"),
                     fmt(row["seconds_to_mlp_final" + suffix], "%.0f s"),
                     fmt(row["time_speedup_vs_mlp" + suffix], "%.2fx")))
+        print("re-measured final without the confirmations (the picks of the same runs' "
+              "trials alone): " + "; ".join(
+                  "%s %s" % (row["method"], fmt(row["final_unconfirmed_remeasured_s"] and
+                                                row["final_unconfirmed_remeasured_s"] * 1e3,
+                                                "%.3f ms")) for row in rows))
         print("wall seconds by phase (medians): " + "; ".join(
             "%s %s" % (row["method"], ", ".join(
                 "%s %s" % (phase, fmt(row["seconds_by_phase"][phase], "%.0f"))

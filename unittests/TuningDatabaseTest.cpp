@@ -48,6 +48,29 @@ protected:
   MachineInfo machine{"Test CPU", "znver3", 2};
 };
 
+TEST_F(TuningDatabaseTest, BestIsTheMedianOfEachSchedulesRecords) {
+  // "a=1" was lucky once and slower when measured again; "a=3" failed when
+  // measured again. As the tuner chooses, "a=2" is the best.
+  for (double seconds : {1e-3, 4e-3, 5e-3})
+    ASSERT_FALSE(bool(db->addRecord(record("a=1", "ok", seconds))));
+  ASSERT_FALSE(bool(db->addRecord(record("a=2", "ok", 3e-3))));
+  ASSERT_FALSE(bool(db->addRecord(record("a=3", "ok", 0.5e-3))));
+  ASSERT_FALSE(bool(db->addRecord(record("a=3", "crash", std::nullopt))));
+  auto best = db->best();
+  ASSERT_TRUE(bool(best)) << llvm::toString(best.takeError());
+  ASSERT_EQ(best->size(), 1u);
+  EXPECT_EQ((*best)[0].assignment, "a=2");
+  EXPECT_DOUBLE_EQ((*best)[0].medianSeconds, 3e-3);
+  EXPECT_EQ((*best)[0].validRecords, 4);
+  // Two records: their mean.
+  ASSERT_FALSE(bool(db->addRecord(record("a=4", "ok", 1e-3))));
+  ASSERT_FALSE(bool(db->addRecord(record("a=4", "ok", 4e-3))));
+  best = db->best();
+  ASSERT_TRUE(bool(best));
+  EXPECT_EQ((*best)[0].assignment, "a=4");
+  EXPECT_DOUBLE_EQ((*best)[0].medianSeconds, 2.5e-3);
+}
+
 TEST_F(TuningDatabaseTest, BestIgnoresFailedWrongAndScalarRecords) {
   // The wrong result and the scalar fallback are faster than the valid
   // record; neither may win.

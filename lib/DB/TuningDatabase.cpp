@@ -504,15 +504,30 @@ llvm::Expected<std::vector<BaselineRow>> TuningDatabase::baselines() {
   "(m.cpu_model || ' (' || m.host_cpu || ', ' || m.cores || ' cores)')"
 
 llvm::Expected<std::vector<BestRow>> TuningDatabase::best(llvm::StringRef target) {
-  // A valid record computed the right values and, when its schedule asked
-  // for vectors, got them.
+  // As the tuner chooses (TuningTask): a valid record computed the right
+  // values and, when its schedule asked for vectors, got them; a schedule's
+  // time is the median of its valid records (the tuner measures its leaders
+  // again), and a schedule with any other record is never the best.
   auto query = db->prepare(
-      "WITH valid AS (SELECT s.task_id, r.target_id, r.machine_id, "
-      "s.assignment, r.median_s, ROW_NUMBER() OVER (PARTITION BY s.task_id, "
-      "r.target_id, r.machine_id ORDER BY r.median_s, r.id) AS rank, "
-      "COUNT(*) OVER (PARTITION BY s.task_id, r.target_id, r.machine_id) AS "
-      "n FROM records r JOIN schedules s ON s.id = r.schedule_id WHERE "
-      "r.status = 'ok' AND r.scalar_fallback = 0 AND r.median_s IS NOT NULL) "
+      "WITH timed AS (SELECT r.schedule_id, s.task_id, s.assignment, "
+      "r.target_id, r.machine_id, r.median_s, ROW_NUMBER() OVER (PARTITION "
+      "BY r.schedule_id, r.target_id, r.machine_id ORDER BY r.median_s) AS k, "
+      "COUNT(*) OVER (PARTITION BY r.schedule_id, r.target_id, r.machine_id) "
+      "AS n FROM records r JOIN schedules s ON s.id = r.schedule_id WHERE "
+      "r.status = 'ok' AND r.scalar_fallback = 0 AND r.median_s IS NOT NULL "
+      "AND NOT EXISTS (SELECT 1 FROM records f WHERE f.schedule_id = "
+      "r.schedule_id AND f.target_id = r.target_id AND f.machine_id = "
+      "r.machine_id AND NOT (f.status = 'ok' AND f.scalar_fallback = 0 AND "
+      "f.median_s IS NOT NULL))), "
+      // The middle record, or the mean of the middle two.
+      "medians AS (SELECT schedule_id, task_id, assignment, target_id, "
+      "machine_id, AVG(median_s) AS median_s, MIN(n) AS n FROM timed WHERE k "
+      "IN ((n + 1) / 2, (n + 2) / 2) GROUP BY schedule_id, target_id, "
+      "machine_id), "
+      "valid AS (SELECT task_id, target_id, machine_id, assignment, median_s, "
+      "ROW_NUMBER() OVER (PARTITION BY task_id, target_id, machine_id ORDER "
+      "BY median_s, schedule_id) AS rank, SUM(n) OVER (PARTITION BY task_id, "
+      "target_id, machine_id) AS n FROM medians) "
       "SELECT t.key, t.kind, g.name, " MACHINE_LABEL ", v.assignment, t.flops, "
       "v.median_s, v.n, b.median_s, b.library FROM valid v JOIN tasks t ON "
       "t.id = v.task_id JOIN targets g ON g.id = v.target_id JOIN machines m "

@@ -83,11 +83,14 @@ struct BaselineRow {
   int64_t createdAt = 0;
 };
 
-/// The fastest valid record of a task on a target.
+/// The fastest schedule of a task on a target and machine, as the tuner
+/// chooses it (TuningDatabase::best).
 struct BestRow {
   std::string taskKey, kind, target, machine, assignment;
   double flops = 0;
+  /// The median of the schedule's records' medians.
   double medianSeconds = 0;
+  /// Valid records of the schedules that may be chosen.
   int64_t validRecords = 0;
   /// The fastest vendor library's time on the same target and machine
   /// (oneDNN on CPUs, cuBLAS or cuDNN on GPUs), and which library it was.
@@ -160,8 +163,9 @@ public:
   /// Records of one task (all tasks if empty), on all targets, oldest first.
   llvm::Expected<std::vector<RecordRow>> records(llvm::StringRef taskKey = "");
   llvm::Expected<std::vector<BaselineRow>> baselines();
-  /// The fastest valid (status ok, vectorized as asked) record per task and
-  /// target, optionally only for `target`.
+  /// The fastest schedule per task, target and machine, optionally only for
+  /// `target`: by the median of its valid (status ok, vectorized as asked)
+  /// records, among the schedules with no other record.
   llvm::Expected<std::vector<BestRow>> best(llvm::StringRef target = "");
   llvm::Expected<DatabaseSummary> summary();
 
