@@ -94,6 +94,12 @@ private:
                                     bool firstRound);
   /// Measures `batch`, stores every outcome, and adds it to `task`.
   llvm::Error measure(TuningTask &task, llvm::ArrayRef<Assignment> batch);
+  /// Builds, checks and times `schedule` of `task` in an isolated process:
+  /// the record to store under `assignment` (the schedule as text),
+  /// whatever its outcome. A confirmation passes the text its earlier
+  /// records carry, which a resumed database may spell otherwise.
+  RecordRow measureOne(TuningTask &task, const Assignment &schedule,
+                       llvm::StringRef assignment);
   /// Measures every `workers`-th schedule of `batch` from `worker` on.
   llvm::Error measureHere(TuningTask &task, llvm::ArrayRef<Assignment> batch,
                           unsigned worker, unsigned workers,
@@ -442,18 +448,20 @@ llvm::Error Tuner::measureHere(TuningTask &task,
                                llvm::ArrayRef<Assignment> batch,
                                unsigned worker, unsigned workers,
                                TuningDatabase &into) {
-  CandidateEvaluator &evaluator = *task.evaluator;
-  for (size_t index = worker; index < batch.size(); index += workers) {
-    OwningOpRef<ModuleOp> schedule = task.featurizer->script().clone();
-    task.space().concretize(*schedule, batch[index]);
-    CandidateResult result = evaluator.evaluate(*schedule);
-    RecordRow record =
-        makeRecord(task.info.key, targetName, machine,
-                   task.space().format(batch[index]), *schedule, result);
-    if (llvm::Error error = into.addRecord(record))
+  for (size_t index = worker; index < batch.size(); index += workers)
+    if (llvm::Error error = into.addRecord(measureOne(
+            task, batch[index], task.space().format(batch[index]))))
       return error;
-  }
   return llvm::Error::success();
+}
+
+RecordRow Tuner::measureOne(TuningTask &task, const Assignment &schedule,
+                            llvm::StringRef assignment) {
+  OwningOpRef<ModuleOp> script = task.featurizer->script().clone();
+  task.space().concretize(*script, schedule);
+  CandidateResult result = task.evaluator->evaluate(*script);
+  return makeRecord(task.info.key, targetName, machine, assignment,
+                    *script, result);
 }
 
 llvm::Error Tuner::measure(TuningTask &task, llvm::ArrayRef<Assignment> batch) {
@@ -564,10 +572,7 @@ llvm::Expected<unsigned> Tuner::confirmBest(TuningTask &task) {
     if (llvm::Error error = prepareEvaluator(task))
       return std::move(error);
     PhaseTimer timer(spent.measuring);
-    OwningOpRef<ModuleOp> script = task.featurizer->script().clone();
-    task.space().concretize(*script, *schedule);
-    RecordRow record = makeRecord(task.info.key, targetName, machine, best->first,
-                                  *script, task.evaluator->evaluate(*script));
+    RecordRow record = measureOne(task, *schedule, best->first);
     if (llvm::Error error = db->addRecord(record))
       return std::move(error);
     task.addRecord(record);
