@@ -33,6 +33,8 @@
 #ifndef TCL_TUNE_RDUSAMPLER_H
 #define TCL_TUNE_RDUSAMPLER_H
 
+#include "tcl/Tune/KMeans.h"
+
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstddef>
@@ -40,16 +42,6 @@
 #include <vector>
 
 namespace tcl {
-
-/// Points as a row-major [count][dim] matrix of floats (a view). A view
-/// without data but with count * dim > 0 counts as empty.
-struct EmbeddingMatrix {
-  const float *data = nullptr;
-  size_t count = 0;
-  size_t dim = 0;
-
-  const float *row(size_t i) const { return data + i * dim; }
-};
 
 struct RduOptions {
   /// Weights of the three scores; 0 switches one off. All zero picks
@@ -115,20 +107,6 @@ struct RduScores {
 std::vector<size_t> selectRdu(const RduPool &pool, size_t count,
                               const RduOptions &options,
                               RduScores *scores = nullptr);
-
-/// k-means++ then Lloyd: cluster index per point and the centres,
-/// [k][dim] row-major. Deterministic for a seed; k is capped at the number
-/// of points (0 clusters, or no points, give an empty result with k = 0).
-/// Lloyd stops early once no assignment changes. A cluster left empty takes
-/// the point farthest from its centre, so no cluster is empty, and the
-/// centres returned are the means of the clusters returned.
-struct KMeansResult {
-  std::vector<unsigned> assignment;
-  std::vector<float> centres;
-  unsigned k = 0;
-};
-KMeansResult kmeans(const EmbeddingMatrix &points, unsigned k,
-                    unsigned iterations, uint64_t seed);
 
 } // namespace tcl
 
