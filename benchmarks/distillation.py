@@ -120,7 +120,8 @@ def main():
     with open(args.out, "w") as f:
         json.dump(report, f, indent=1)
     print("\nwrote " + args.out)
-    plot(report, os.path.dirname(os.path.abspath(args.out)))
+    plot(report, os.path.dirname(os.path.abspath(args.out)),
+         os.path.splitext(os.path.basename(args.out))[0])
 
 
 def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
@@ -274,7 +275,9 @@ def checks(report):
         sorted(counts), "met" if len(counts) == 1 else "NOT met"))
 
 
-def plot(report, directory):
+def plot(report, directory, stem):
+    """One PNG per transfer, named after the JSON report (`stem`_1.png, ...),
+    so that a run never overwrites the plots of another."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -296,7 +299,7 @@ def plot(report, directory):
         axes[0].legend()
         figure.suptitle("%s -> %s, held-out networks" % (transfer["from"], transfer["to"]))
         figure.tight_layout()
-        path = os.path.join(directory, "distillation_%d.png" % index)
+        path = os.path.join(directory, "%s_%d.png" % (stem, index))
         figure.savefig(path, dpi=110)
         print("wrote " + path)
 
