@@ -110,6 +110,11 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
     pm.addPass(createTclApplySchedule(apply));
     pm.addPass(createCanonicalizerPass());
   }
+  // Without a schedule file nothing is scheduled yet, so channels-first
+  // convolutions can still become channels-last ones, which the default
+  // schedule vectorizes (a schedule file's tiles would be rewritten too).
+  if (options.schedule == "default" && options.channelsLast)
+    pm.addNestedPass<func::FuncOp>(createTclConvertConvToNhwc());
   pm.addNestedPass<func::FuncOp>(createTclDecomposeAggregates());
   if (options.schedule == "default" || scheduleFile) {
     TclCpuDefaultScheduleOptions schedule;

@@ -32,6 +32,7 @@ LogicalResult lower(ModuleOp module, const EvaluationOptions &options,
   lowering.cpu = options.cpu;
   lowering.features = options.features;
   lowering.threads = options.threads;
+  lowering.channelsLast = options.channelsLast;
   lowering.schedule = schedule.str();
   PassManager pm(module->getContext());
   if (failed(buildCpuLoweringPipeline(pm, lowering)))

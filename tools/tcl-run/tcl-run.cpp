@@ -49,6 +49,11 @@ static cl::opt<unsigned> threads("num-threads", cl::desc("Threads running the ou
 static cl::opt<std::string>
     schedule("schedule", cl::desc("'default' heuristic, naive 'loops', or a schedule file (.mlir)"),
              cl::init("default"), cl::cat(category));
+static cl::opt<bool> channelsLast(
+    "channels-last",
+    cl::desc("The default schedule first rewrites channels-first convolutions "
+             "and poolings into channels-last ones (=false: keep them)"),
+    cl::init(true), cl::cat(category));
 static MeasurementOptions measurement(category);
 static cl::opt<bool>
     check("check",
@@ -269,6 +274,7 @@ int main(int argc, char **argv) {
   options.cpu = cpu;
   options.features = features;
   options.threads = threads;
+  options.channelsLast = channelsLast;
   options.inputSeed = seed;
   options.check = check;
   options.absTolerance = absTolerance;

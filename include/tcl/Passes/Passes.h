@@ -42,6 +42,12 @@ struct CpuLoweringOptions : public mlir::PassPipelineOptions<CpuLoweringOptions>
                      "(naive loop nests: the numerical reference), or a "
                      "schedule file (.mlir) from tcl-concretize"),
       llvm::cl::init("default")};
+  Option<bool> channelsLast{
+      *this, "channels-last",
+      llvm::cl::desc("With the default schedule, rewrite channels-first "
+                     "convolutions and poolings into channels-last ones "
+                     "first (tcl-convert-conv-to-nhwc)"),
+      llvm::cl::init(true)};
 };
 
 /// Builds the pipeline from linalg on tensors to the LLVM dialect. Fails

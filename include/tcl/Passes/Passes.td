@@ -171,6 +171,30 @@ def TclDecomposeAggregates
                            "mlir::tensor::TensorDialect"];
 }
 
+def TclConvertConvToNhwc
+    : Pass<"tcl-convert-conv-to-nhwc", "mlir::func::FuncOp"> {
+  let summary = "Rewrite channels-first convolutions and poolings into "
+                "channels-last ones between transposes";
+  let description = [{
+    PyTorch frontends (torch-mlir) emit `linalg.conv_2d_nchw_fchw`,
+    `linalg.depthwise_conv_2d_nchw_chw` and `linalg.pooling_nchw_max/sum`.
+    Their innermost loops are the filter window, which tcl's CPU templates
+    cannot vectorize; their channels-last twins vectorize over channels.
+    This pass replaces each with the NHWC op (filters HWCF / HWC) between
+    `linalg.transpose`s of the image, the output's initial value and the
+    result. Constant filters are transposed at compile time; a transpose
+    of a transpose, of a fill or by the identity folds. Run it before
+    `--tcl-tune` or `--tcl-extract-tasks`: the convolutions become tasks of
+    the channels-last templates and the transposes memory-bound elementwise
+    tasks. `--tcl-lower-cpu` with the default schedule runs it itself; its
+    `loops` reference does not, so `tcl-run --check` also checks this
+    rewrite.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TclApproximateMath : Pass<"tcl-approximate-math", "mlir::func::FuncOp"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{

@@ -88,6 +88,8 @@ struct EvaluationOptions {
   std::string cpu = "host";
   std::string features;
   unsigned threads = 1;
+  /// The default schedule makes channels-first convolutions channels-last.
+  bool channelsLast = true;
   uint64_t inputSeed = 0;
   bool check = false;
   double absTolerance = 1e-4;
