@@ -82,6 +82,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.endToEnd = endToEnd;
     options.historyPath = history;
     options.keepDefault = keepDefault;
+    options.channelsLast = channelsLast;
     options.progress = !quiet;
 
     llvm::Expected<tcl::TuneResult> result =

@@ -17,6 +17,7 @@
 #include "tcl/Measure/Baseline.h"
 #include "tcl/Measure/Record.h"
 #include "tcl/Measure/TaskList.h"
+#include "tcl/Passes/Passes.h"
 #include "tcl/Model/CostModel.h"
 #include "tcl/Run/CoreLock.h"
 #include "tcl/Space/CpuSpace.h"
@@ -859,6 +860,10 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
 llvm::Expected<TuneResult> tcl::tuneModule(ModuleOp module,
                                            const TuneOptions &options,
                                            llvm::raw_ostream &log) {
+  if (options.channelsLast && failed(rewriteChannelsLast(module)))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the channels-last rewrite of the convolutions did not converge");
   Tuner tuner(options, log);
   return tuner.run(module);
 }

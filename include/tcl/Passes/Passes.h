@@ -50,6 +50,12 @@ struct CpuLoweringOptions : public mlir::PassPipelineOptions<CpuLoweringOptions>
       llvm::cl::init(true)};
 };
 
+/// Rewrites the channels-first convolutions and poolings under `root` into
+/// channels-last ones and sinks the transposes back to NCHW through the
+/// elementwise ops that follow (the tcl-convert-conv-to-nhwc pass). Fails
+/// only if the rewrite does not converge.
+llvm::LogicalResult rewriteChannelsLast(mlir::Operation *root);
+
 /// Builds the pipeline from linalg on tensors to the LLVM dialect. Fails
 /// with a diagnostic on an unknown CPU, feature or schedule name.
 llvm::LogicalResult buildCpuLoweringPipeline(mlir::OpPassManager &pm,

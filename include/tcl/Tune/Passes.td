@@ -93,6 +93,9 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
            "per-task times again, at the end">,
     Option<"keepDefault", "keep-default", "bool", /*default=*/"true",
            "Tasks where nothing measured beats the default schedule keep it">,
+    Option<"channelsLast", "channels-last", "bool", /*default=*/"true",
+           "First rewrite channels-first convolutions and poolings into "
+           "channels-last ones (tcl-convert-conv-to-nhwc)">,
     Option<"lower", "lower", "bool", /*default=*/"false",
            "Lower the tuned module to the LLVM dialect">,
     Option<"quiet", "quiet", "bool", /*default=*/"false",

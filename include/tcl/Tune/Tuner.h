@@ -133,6 +133,10 @@ struct TuneOptions {
   /// (they get no sequence in the library). Off: every task with a valid
   /// schedule gets its best.
   bool keepDefault = true;
+  /// Rewrite channels-first convolutions and poolings (torch-mlir's NCHW)
+  /// into channels-last ones first (tcl::rewriteChannelsLast), so that they
+  /// are tasks of the vectorizing templates; the module keeps the rewrite.
+  bool channelsLast = true;
   /// Live progress and the summary table on the log stream.
   bool progress = true;
   /// Appends one JSON object per round to this file (empty: none): the
