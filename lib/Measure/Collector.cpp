@@ -60,13 +60,15 @@ loadTasks(const CollectionOptions &options, MLIRContext &context,
     if (!model)
       return makeError("cannot read model '" + path + "'");
     std::string network = llvm::sys::path::stem(path).str();
-    llvm::Expected<unsigned> skipped =
-        list.add(*model, network, options.minTaskFlops);
-    if (!skipped)
-      return makeError(path + ": " + llvm::toString(skipped.takeError()));
-    log << llvm::formatv("tcl-collect: {0}: {1} occurrences left out (softmax "
-                         "or under {2} FLOPs)\n",
-                         network, *skipped, options.minTaskFlops);
+    size_t unoutlinable = list.notOutlined().size();
+    unsigned skipped = list.add(*model, network, options.minTaskFlops);
+    log << llvm::formatv("tcl-collect: {0}: {1} occurrences left out (softmax, "
+                         "under {2} FLOPs, or not outlinable)\n",
+                         network, skipped, options.minTaskFlops);
+    for (const std::string &why :
+         llvm::drop_begin(list.notOutlined(), unoutlinable))
+      log << "tcl-collect: " << network << ": not outlinable: task " << why
+          << "\n";
   }
   return list.tasks();
 }

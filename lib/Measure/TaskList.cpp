@@ -14,14 +14,12 @@ static std::string printOp(Operation *op) {
   return text;
 }
 
-llvm::Expected<unsigned> TaskList::add(ModuleOp module, llvm::StringRef network,
-                                       double minFlops) {
-  std::string outlineError;
+unsigned TaskList::add(ModuleOp module, llvm::StringRef network,
+                       double minFlops) {
   unsigned skipped = 0;
   extractTasks(module, {}, [&](const TaskOccurrence &occurrence, const Task &task) {
-    if (!outlineError.empty())
-      return;
-    if (task.flops < minFlops || task.kind == TaskKind::Softmax) {
+    if (task.flops < minFlops || task.kind == TaskKind::Softmax ||
+        unoutlinableKeys.count(task.key)) {
       ++skipped;
       return;
     }
@@ -30,8 +28,10 @@ llvm::Expected<unsigned> TaskList::add(ModuleOp module, llvm::StringRef network,
       std::string whyNot;
       auto outlined = outlineTask(occurrence, whyNot);
       if (failed(outlined)) {
-        outlineError = task.key + ": " + whyNot;
+        unoutlinableKeys.insert(task.key);
+        unoutlinable.push_back(task.key + ": " + whyNot);
         byKey.erase(it);
+        ++skipped;
         return;
       }
       list.push_back({task.key, stringifyTaskKind(task.kind).str(), task.flops,
@@ -39,9 +39,6 @@ llvm::Expected<unsigned> TaskList::add(ModuleOp module, llvm::StringRef network,
     }
     ++list[it->second].occurrencesByNetwork[network.str()];
   });
-  if (!outlineError.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot outline task " + outlineError);
   return skipped;
 }
 

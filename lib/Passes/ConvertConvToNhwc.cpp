@@ -28,8 +28,9 @@ namespace tcl {
 
 using namespace mlir;
 
-/// `value` transposed by `permutation` (result dim i is `value`'s dim
-/// permutation[i]). A dense constant is transposed at compile time.
+/// `value`, of static shape, transposed by `permutation` (result dim i is
+/// `value`'s dim permutation[i]). A dense constant is transposed at compile
+/// time; an empty tensor is an empty tensor of the new shape.
 static Value transposed(RewriterBase &rewriter, Location loc, Value value,
                         ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -37,6 +38,8 @@ static Value transposed(RewriterBase &rewriter, Location loc, Value value,
   for (int64_t dim : permutation)
     shape.push_back(type.getDimSize(dim));
   auto resultType = RankedTensorType::get(shape, type.getElementType());
+  if (value.getDefiningOp<tensor::EmptyOp>())
+    return tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
 
   DenseElementsAttr constant;
   if (matchPattern(value, m_Constant(&constant))) {
@@ -115,8 +118,8 @@ struct ToChannelsLast : public OpRewritePattern<SourceOp> {
 
   LogicalResult matchAndRewrite(SourceOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
-      return rewriter.notifyMatchFailure(op, "not on tensors");
+    if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+      return rewriter.notifyMatchFailure(op, "not on tensors of static shape");
     Location loc = op.getLoc();
     Value image = op.getDpsInputs()[0], second = op.getDpsInputs()[1];
     Value init = op.getDpsInits()[0];
@@ -151,7 +154,8 @@ AffineMap readingChannelsLast(AffineMap map) {
 
 /// Whether `op` is a 4-D elementwise generic on tensors.
 bool isElementwise4D(linalg::GenericOp op) {
-  return op.hasPureTensorSemantics() && !op.hasIndexSemantics() &&
+  return op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+         !op.hasIndexSemantics() &&
          op.getNumDpsInits() == 1 && op.getNumLoops() == 4 &&
          op.getNumParallelLoops() == 4 &&
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
@@ -196,17 +200,7 @@ struct SinkTransposeThroughElementwise : public OpRewritePattern<linalg::Generic
         maps.push_back(map.compose(fromNewLoops));
       }
     }
-    Value init = op.getDpsInits()[0];
-    Value newInit;
-    if (auto empty = init.getDefiningOp<tensor::EmptyOp>()) {
-      auto type = cast<RankedTensorType>(init.getType());
-      SmallVector<int64_t> shape;
-      for (int64_t dim : kToChannelsLast)
-        shape.push_back(type.getDimSize(dim));
-      newInit = tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-    } else {
-      newInit = transposed(rewriter, loc, init, kToChannelsLast);
-    }
+    Value newInit = transposed(rewriter, loc, op.getDpsInits()[0], kToChannelsLast);
     maps.push_back(rewriter.getMultiDimIdentityMap(4));
     auto channelsLast = linalg::GenericOp::create(
         rewriter, loc, TypeRange{newInit.getType()}, inputs, ValueRange{newInit},
@@ -260,7 +254,7 @@ struct PadChannelsLast : public OpRewritePattern<linalg::TransposeOp> {
                                 PatternRewriter &rewriter) const override {
     auto pad = op.getInput().getDefiningOp<tensor::PadOp>();
     if (op.getPermutation() != ArrayRef(kToChannelsLast) || !pad ||
-        !op.hasPureTensorSemantics())
+        !op.hasPureTensorSemantics() || op.hasDynamicShape())
       return rewriter.notifyMatchFailure(op, "not a transpose of a padding");
     linalg::TransposeOp source = toChannelsFirstOf(pad.getSource());
     Value padding = pad.getConstantPaddingValue();

@@ -252,10 +252,11 @@ llvm::Error Tuner::setUp(ModuleOp module) {
                      "' (expected rdu or topk)");
 
   TaskList list;
-  llvm::Expected<unsigned> skipped =
-      list.add(module, options.network, options.minTaskFlops);
-  if (!skipped)
-    return skipped.takeError();
+  list.add(module, options.network, options.minTaskFlops);
+  if (options.progress)
+    for (const std::string &why : list.notOutlined())
+      log << "tcl-tune: not tuned, keeps the default schedule: task " << why
+          << "\n";
   if (list.tasks().empty())
     return makeError("the module has no tunable linalg op (with at least " +
                      llvm::formatv("{0}", options.minTaskFlops) + " FLOPs)");

@@ -120,17 +120,21 @@ func.func @max_pool(%i: tensor<1x8x9x9xf32>) -> tensor<1x8x4x4xf32> {
 
 // -----
 
-// Channels-last and memref forms are left alone.
+// Channels-last, memref and dynamically shaped forms are left alone.
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK:         linalg.conv_2d_nhwc_hwcf
 // CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK-NOT:     linalg.transpose
 func.func @left_alone(%i: tensor<1x6x6x4xf32>, %f: tensor<1x1x4x8xf32>, %o: tensor<1x6x6x8xf32>,
-                      %mi: memref<1x4x6x6xf32>, %mf: memref<8x4x1x1xf32>, %mo: memref<1x8x6x6xf32>) -> tensor<1x6x6x8xf32> {
+                      %mi: memref<1x4x6x6xf32>, %mf: memref<8x4x1x1xf32>, %mo: memref<1x8x6x6xf32>,
+                      %di: tensor<?x4x6x6xf32>, %df: tensor<8x4x1x1xf32>, %do: tensor<?x8x6x6xf32>) -> (tensor<1x6x6x8xf32>, tensor<?x8x6x6xf32>) {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
      ins(%i, %f : tensor<1x6x6x4xf32>, tensor<1x1x4x8xf32>) outs(%o : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
      ins(%mi, %mf : memref<1x4x6x6xf32>, memref<8x4x1x1xf32>) outs(%mo : memref<1x8x6x6xf32>)
-  return %r : tensor<1x6x6x8xf32>
+  %d = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%di, %df : tensor<?x4x6x6xf32>, tensor<8x4x1x1xf32>) outs(%do : tensor<?x8x6x6xf32>) -> tensor<?x8x6x6xf32>
+  return %r, %d : tensor<1x6x6x8xf32>, tensor<?x8x6x6xf32>
 }

@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,17 +32,23 @@ struct OutlinedTask {
 class TaskList {
 public:
   /// Adds the tasks of `module`, the network `network`, in first-seen order;
-  /// a task already listed gains occurrences. Softmax (no template yet) and
-  /// tasks under `minFlops` are left out; returns how many occurrences were.
-  /// Fails, naming the task, if one cannot be outlined.
-  llvm::Expected<unsigned> add(mlir::ModuleOp module, llvm::StringRef network,
-                               double minFlops);
+  /// a task already listed gains occurrences. Softmax (no template yet),
+  /// tasks under `minFlops` and tasks that cannot be outlined into a module
+  /// of their own (notOutlined) are left out; returns how many occurrences
+  /// were.
+  unsigned add(mlir::ModuleOp module, llvm::StringRef network, double minFlops);
 
   const std::vector<OutlinedTask> &tasks() const { return list; }
+  /// "key: why" for each task left out because it cannot be outlined, such
+  /// as a generic whose payload reads a tensor of the enclosing function
+  /// (torch-mlir's adaptive average pooling): it keeps the default schedule.
+  const std::vector<std::string> &notOutlined() const { return unoutlinable; }
 
 private:
   std::vector<OutlinedTask> list;
   std::map<std::string, size_t> byKey;
+  std::vector<std::string> unoutlinable;
+  std::set<std::string> unoutlinableKeys;
 };
 
 /// Stores `tasks` and their networks, in one transaction.

@@ -182,13 +182,15 @@ def TclConvertConvToNhwc
     cannot vectorize; their channels-last twins vectorize over channels.
     This pass replaces each with the NHWC op (filters HWCF / HWC) between
     `linalg.transpose`s of the image, the output's initial value and the
-    result. Constant filters are transposed at compile time; a transpose
-    of a transpose, of a fill or by the identity folds. Run it before
-    `--tcl-tune` or `--tcl-extract-tasks`: the convolutions become tasks of
-    the channels-last templates and the transposes memory-bound elementwise
-    tasks. `--tcl-lower-cpu` with the default schedule runs it itself; its
-    `loops` reference does not, so `tcl-run --check` also checks this
-    rewrite.
+    result. Constant filters are transposed at compile time. The transposes
+    back to NCHW sink through the 4-D elementwise generics and constant
+    paddings that follow, which become channels-last, until they fold with
+    the next convolution's transpose to NHWC (a transpose of a transpose, of
+    a fill or by the identity folds). Ops of dynamic shape are left alone.
+    `--tcl-tune` runs it first, and `--tcl-lower-cpu` with the default
+    schedule; the `loops` reference does not, so `tcl-run --check` also
+    checks the rewrite. Run it before `--tcl-extract-tasks` to see the
+    tasks the tuner sees.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::arith::ArithDialect",
