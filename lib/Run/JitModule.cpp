@@ -14,11 +14,13 @@
 using namespace mlir;
 using namespace tcl;
 
+/// Diagnostics go to the function's location, not onto it: a diagnostic on
+/// an op prints the op after it, and a model's function is megabytes of IR.
 static FailureOr<TensorSpec> readTensorSpec(func::FuncOp func, Type type,
                                             StringRef what, unsigned index) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape()) {
-    func.emitError() << what << " #" << index << " has type " << type
+    emitError(func.getLoc()) << what << " #" << index << " has type " << type
                      << "; tcl runs functions on statically shaped tensors";
     return failure();
   }
@@ -26,7 +28,7 @@ static FailureOr<TensorSpec> readTensorSpec(func::FuncOp func, Type type,
   llvm::raw_string_ostream(elementName) << tensor.getElementType();
   llvm::Expected<ElementKind> kind = parseElementKind(elementName);
   if (!kind) {
-    func.emitError() << what << " #" << index << ": "
+    emitError(func.getLoc()) << what << " #" << index << ": "
                      << llvm::toString(kind.takeError());
     return failure();
   }
@@ -37,8 +39,15 @@ FailureOr<EntrySignature> tcl::readEntrySignature(ModuleOp module,
                                                   StringRef entry) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
-    module.emitError() << "no function '@" << entry
-                       << "' with a body to run (pick one with --entry)";
+    // At the module's location, not on it (see readTensorSpec).
+    std::string defined;
+    for (auto candidate : module.getOps<func::FuncOp>())
+      if (!candidate.isExternal())
+        defined += (defined.empty() ? "@" : ", @") + candidate.getSymName().str();
+    emitError(module.getLoc())
+        << "no function '@" << entry
+        << "' with a body to run (pick one with --entry"
+        << (defined.empty() ? std::string() : ": " + defined) << ")";
     return failure();
   }
   EntrySignature signature;

@@ -6,9 +6,10 @@
 // The entry defaults to @forward; a missing entry, or one without a body,
 // is an error that says how to pick another one.
 
-// DEFAULT: error: no function '@forward' with a body to run (pick one with --entry)
-// UNKNOWN: error: no function '@nope' with a body to run (pick one with --entry)
-// DECL: error: no function '@declared' with a body to run (pick one with --entry)
+// DEFAULT: error: no function '@forward' with a body to run (pick one with --entry: @add)
+// DEFAULT-NOT: see current operation
+// UNKNOWN: error: no function '@nope' with a body to run (pick one with --entry: @add)
+// DECL: error: no function '@declared' with a body to run (pick one with --entry: @add)
 
 // OK: tcl-run: {{.*}}tcl-run-entry.mlir @add, schedule default, 1 thread(s)
 // OK-NEXT: compile:
