@@ -16,8 +16,9 @@ later target is learned from a fraction of its records by
   multi-task  one shared network with a readout per target, trained on
               every earlier target's records and the new ones (MTL-TLP)
 
-at each of --fractions of the new target's training records (chosen at
-random, the same ones for every method). Tasks of --test-networks are never
+at each of --fractions of the new target's training records (chosen by
+--sampler, the same ones for every method: 'tasks', whole tasks at random,
+or 'random', some records of every task). Tasks of --test-networks are never
 trained on; PCA and top-1 are measured on them, for the new target. The
 models at --chain-fraction carry on to the next target, so after the whole
 sequence the distilled and fine-tuned chains are evaluated again on every
@@ -32,6 +33,7 @@ comparators; distill always runs, since the checks are about it.
     benchmarks/distillation.py [--build build] [--db DB]
         [--sequence x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t]
         [--fractions 0.01,0.05,0.1,1] [--chain-fraction 0.1] [--seeds 0]
+        [--sampler tasks|random]
         [--methods distill,fine-tune,scratch,multi-task]
         [--test-networks resnet50,bert_base] [--work distill-work]
         [--out docs/results/distillation.json]
@@ -77,6 +79,9 @@ def main():
                         default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t")
     parser.add_argument("--fractions", default="0.01,0.05,0.1,1")
     parser.add_argument("--chain-fraction", type=float, default=0.1)
+    parser.add_argument("--sampler", choices=["tasks", "random"], default="tasks",
+                        help="how a fraction's records are chosen: whole tasks "
+                             "(what a tuner measures), or some of every task")
     parser.add_argument("--methods", default=",".join(METHODS),
                         help="the comparators to run beside distill")
     parser.add_argument("--test-networks", default="resnet50,bert_base")
@@ -135,6 +140,7 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
     report = {"sequence": sequence, "fractions": fractions, "methods": methods,
               "model": args.model, "test_networks": args.test_networks.split(","),
               "seed": seed, "chain_fraction": args.chain_fraction,
+              "sampler": args.sampler,
               "first": {"target": sequence[0], "pca": first["pca"], "top1": first["top1"],
                         "parameters": first["parameters"]},
               "transfers": [], "forgetting": []}
@@ -146,7 +152,7 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
         transfer = {"from": sequence[step - 1], "to": target, "rows": []}
         produced = {}  # (method, fraction): the name of its training
         for fraction in fractions:
-            pool = [] if fraction >= 1 else ["--pool-sampler=random",
+            pool = [] if fraction >= 1 else ["--pool-sampler=" + args.sampler,
                                              "--pool-fraction=%g" % fraction]
             new = ["--new-target=" + target]
             for method in methods:

@@ -15,7 +15,8 @@ of the benchmarked networks held out (`tcl-train --test-networks=...`).
 
 For a target that is new to tcl's models (issue 8), two more methods tune
 with Mamba models that have seen only --new-target-fraction of --target's
-records (those of the benchmarked networks held out, as always):
+records (those of the benchmarked networks held out, as always), whole
+tasks at random by default (--new-target-sampler):
 
   tcl-distilled  a teacher trained on --source-targets, distilled onto them
                  (`tcl-train --distill`), + RDU
@@ -120,16 +121,22 @@ def method_model(bin_dir, work, method, args):
     transfer = spec.get("transfer")
     if transfer is None:
         return trained_model(bin_dir, work, spec["model"], held_out)
-    few = ["--new-target=" + args.target, "--pool-sampler=random",
+    few = ["--new-target=" + args.target, "--pool-sampler=" + args.new_target_sampler,
            "--pool-fraction=%g" % args.new_target_fraction]
     if transfer == "scratch":
-        return trained_model(bin_dir, work, "%s-scratch-%g" % (spec["model"],
-                             args.new_target_fraction), held_out + few)
+        return trained_model(bin_dir, work, "%s-scratch%s" % (spec["model"], share_of(args)),
+                             held_out + few)
     teacher = trained_model(bin_dir, work, spec["model"] + "-teacher",
                             held_out + ["--targets=" + args.source_targets])
-    return trained_model(bin_dir, work, "%s-distilled-%g" % (spec["model"],
-                         args.new_target_fraction),
+    return trained_model(bin_dir, work, "%s-distilled%s" % (spec["model"], share_of(args)),
                          held_out + few + ["--distill=" + teacher])
+
+
+def share_of(args):
+    """What names a model that saw a share of the new target, and its runs:
+    "-0.1" for a tenth of every task, "-tasks-0.1" for whole tasks."""
+    sampler = "" if args.new_target_sampler == "random" else "-" + args.new_target_sampler
+    return "%s-%g" % (sampler, args.new_target_fraction)
 
 
 def read_history(path):
@@ -392,6 +399,9 @@ def main():
     parser.add_argument("--new-target-fraction", type=float, default=0.1,
                         help="tcl-distilled, tcl-scratch: the share of --target's "
                         "records their models learn from")
+    parser.add_argument("--new-target-sampler", choices=["tasks", "random"], default="tasks",
+                        help="tcl-distilled, tcl-scratch: that share as whole tasks "
+                        "(what a tuner measures) or as some records of every task")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--work", default="tuning-work",
@@ -423,8 +433,7 @@ def main():
                 spec = METHODS[method]
                 # A model that saw a share of the new target is named with it,
                 # so that runs of several shares share one --work.
-                share = ("-%g" % args.new_target_fraction
-                         if spec.get("transfer") else "")
+                share = share_of(args) if spec.get("transfer") else ""
                 name = "%s-%s%s-%d" % (network, method, share, rep)
                 db = os.path.join(args.work, name + ".db")
                 history = os.path.join(args.work, name + ".jsonl")
@@ -448,6 +457,7 @@ def main():
 
     report = {"target": args.target, "trials": args.trials, "reps": args.reps,
               "new_target_fraction": args.new_target_fraction,
+              "new_target_sampler": args.new_target_sampler,
               "source_targets": args.source_targets.split(","),
               "batch": args.batch, "networks": {}}
     for network in networks:

@@ -125,6 +125,25 @@ TEST(Metrics, SplittingByNetworkKeepsTestTasksOutOfTraining) {
   EXPECT_FLOAT_EQ(test.labels[1], 0.5f);
 }
 
+TEST(Metrics, GroupSplitsKeepGroupsWholeAndAreSeeded) {
+  Dataset dataset = makeDataset();
+  addGroup(dataset, "c", {{"net2", 1}}, {3, 6, 9});
+  // A tenth of three groups still holds one out, so it can validate.
+  auto [first, rest] = dataset.splitGroups(0.1, 7);
+  ASSERT_EQ(first.groups.size(), 1u);
+  ASSERT_EQ(rest.groups.size(), 2u);
+  EXPECT_EQ(first.size() + rest.size(), dataset.size());
+  for (const Dataset *part : {&first, &rest})
+    for (const DatasetGroup &group : part->groups) {
+      const DatasetGroup &whole = *llvm::find_if(
+          dataset.groups,
+          [&](const DatasetGroup &g) { return g.taskKey == group.taskKey; });
+      EXPECT_EQ(group.end - group.begin, whole.end - whole.begin);
+    }
+  auto [again, unused] = dataset.splitGroups(0.1, 7);
+  EXPECT_EQ(first.groups.front().taskKey, again.groups.front().taskKey);
+}
+
 TEST(Metrics, SampleSplitsKeepLabelsAndAreSeeded) {
   Dataset dataset = makeDataset();
   auto [first, rest] = dataset.splitSamples(0.5, 7);

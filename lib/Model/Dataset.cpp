@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <tuple>
 
@@ -89,6 +90,26 @@ std::pair<Dataset, Dataset> Dataset::splitSamples(double fraction,
   }
   return {withTargetsOf(*this, std::move(first)),
           withTargetsOf(*this, std::move(second))};
+}
+
+std::pair<Dataset, Dataset> Dataset::splitGroups(double fraction,
+                                                 uint64_t seed) const {
+  std::vector<size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::mt19937_64 random(seed);
+  std::shuffle(order.begin(), order.end(), random);
+  size_t cut = static_cast<size_t>(fraction * order.size() + 0.5);
+  if (order.size() >= 2)
+    cut = std::clamp<size_t>(cut, 1, order.size() - 1);
+  std::vector<bool> first(groups.size(), false);
+  for (size_t i = 0; i < cut; ++i)
+    first[order[i]] = true;
+  auto in = [&](bool wanted) {
+    return selectGroups([&](const DatasetGroup &group) {
+      return first[static_cast<size_t>(&group - groups.data())] == wanted;
+    });
+  };
+  return {in(true), in(false)};
 }
 
 Dataset Dataset::select(llvm::ArrayRef<size_t> keep) const {

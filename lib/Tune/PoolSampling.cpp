@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 using namespace tcl;
@@ -55,11 +56,30 @@ roundModel(const Dataset &chosen, const PoolSamplingOptions &options,
 
 llvm::Expected<std::vector<size_t>>
 tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
-  if (options.sampler != "rdu" && options.sampler != "random")
+  if (options.sampler != "rdu" && options.sampler != "random" &&
+      options.sampler != "tasks")
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "unknown pool sampler '" + options.sampler +
-                                       "' (expected rdu or random)");
+                                       "' (expected rdu, random or tasks)");
   std::mt19937_64 random(options.seed);
+  if (options.sampler == "tasks") {
+    // Whole tasks at random until the fraction is reached: a task measured
+    // through ranks all its pairs, where a tenth of each task ranks a
+    // hundredth of them.
+    std::vector<size_t> order(pool.groups.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::shuffle(order.begin(), order.end(), random);
+    std::vector<size_t> result;
+    double wanted = options.fraction * static_cast<double>(pool.size());
+    for (size_t group : order) {
+      if (static_cast<double>(result.size()) >= wanted)
+        break;
+      for (size_t i = pool.groups[group].begin; i < pool.groups[group].end; ++i)
+        result.push_back(i);
+    }
+    llvm::sort(result);
+    return result;
+  }
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

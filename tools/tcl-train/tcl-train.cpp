@@ -114,7 +114,7 @@ static cl::opt<double> dropout(
 static cl::opt<std::string> poolSampler(
     cl::cat(category), "pool-sampler", cl::init("none"),
     cl::desc("Train on a fraction of each training task's records, chosen "
-             "by 'rdu' (active learning in rounds) or 'random'; 'none': all"));
+             "by 'rdu' (active learning in rounds), 'random' or 'tasks' (whole tasks at random); 'none': all"));
 static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init(0.1),
                                     cl::desc("Fraction --pool-sampler keeps"));
 static cl::opt<unsigned> poolRounds(
@@ -378,6 +378,12 @@ int main(int argc, char **argv) {
       trainRecords = labelled.size();
     }
     auto [validation, train] = labelled.splitSamples(validationFraction, seed);
+    // A small share of each task leaves it one validation record or none:
+    // nothing to rank, so early stopping would watch the training records
+    // and keep the most overfit epoch. Whole tasks are held out instead,
+    // which asks what the test networks ask: how unseen tasks are ranked.
+    if (validation.size() < 2 * validation.groups.size())
+      std::tie(validation, train) = labelled.splitGroups(validationFraction, seed);
     llvm::Expected<TrainingReport> trained = TrainingReport();
     if (!distillFrom.empty()) {
       auto teacher = loadModel(distillFrom);

@@ -76,6 +76,9 @@ struct Dataset {
   /// `fraction` and the rest; groups keep their best latency, so labels do
   /// not change.
   std::pair<Dataset, Dataset> splitSamples(double fraction, uint64_t seed) const;
+  /// Whole groups split at random (fixed by `seed`) into about `fraction`
+  /// of them, at least one when there are two, and the rest.
+  std::pair<Dataset, Dataset> splitGroups(double fraction, uint64_t seed) const;
   /// The samples `keep` lists (indices into this dataset, any order), as
   /// if only they had been measured: each group's best latency and labels
   /// are those of its kept samples; groups with none are dropped.

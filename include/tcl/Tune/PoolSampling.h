@@ -23,9 +23,11 @@
 namespace tcl {
 
 struct PoolSamplingOptions {
-  /// "rdu" or "random".
+  /// "rdu", "random" (some of every task) or "tasks" (whole tasks at
+  /// random, as a tuner measures them).
   std::string sampler = "rdu";
-  /// Share of each task's pool to choose (at least two per task).
+  /// Share of each task's pool to choose (at least two per task); for
+  /// "tasks", the share of the whole pool.
   double fraction = 0.1;
   /// Rounds: the first share is random, each later one is the sampler's.
   unsigned rounds = 4;
