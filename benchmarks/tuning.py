@@ -135,8 +135,18 @@ def method_model(bin_dir, work, method, args):
 def share_of(args):
     """What names a model that saw a share of the new target, and its runs:
     "-0.1" for a tenth of every task, "-tasks-0.1" for whole tasks."""
-    sampler = "" if args.new_target_sampler == "random" else "-" + args.new_target_sampler
-    return "%s-%g" % (sampler, args.new_target_fraction)
+    return share_name(args.new_target_sampler, args.new_target_fraction)
+
+
+def share_name(sampler, fraction):
+    return "%s-%g" % ("" if sampler == "random" else "-" + sampler, fraction)
+
+
+def run_prefix(network, method, report):
+    """The name of `method`'s runs of `network` in `report`, less the rep."""
+    share = (share_name(report["new_target_sampler"], report["new_target_fraction"])
+             if METHODS[method].get("transfer") else "")
+    return "%s-%s%s" % (network, method, share)
 
 
 def read_history(path):
@@ -608,7 +618,7 @@ def plot(report, methods, directory, stem):
         figure, axes = plt.subplots(3, 2, figsize=(11, 11))
         for method in methods:
             curves = [c for name, c in data["curves"].items()
-                      if name.rsplit("-", 1)[0] == "%s-%s" % (network, method) and c]
+                      if name.rsplit("-", 1)[0] == run_prefix(network, method, report) and c]
             for (unit, unit_label), unit_axes in zip(units, axes):
                 for index, (axis, xlabel) in enumerate(zip(unit_axes,
                                                            ["trials", "wall time (s)"])):
