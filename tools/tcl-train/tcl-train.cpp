@@ -382,7 +382,7 @@ int main(int argc, char **argv) {
     // nothing to rank, so early stopping would watch the training records
     // and keep the most overfit epoch. Whole tasks are held out instead,
     // which asks what the test networks ask: how unseen tasks are ranked.
-    if (validation.size() < 2 * validation.groups.size())
+    if (validation.size() < 2 * std::max<size_t>(1, validation.groups.size()))
       std::tie(validation, train) = labelled.splitGroups(validationFraction, seed);
     llvm::Expected<TrainingReport> trained = TrainingReport();
     if (!distillFrom.empty()) {
