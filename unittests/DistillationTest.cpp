@@ -175,6 +175,42 @@ TEST(Distillation, AWarmStartedModelTrainsAtLeastHalfItsEpochs) {
   EXPECT_GE(report->epochs, 10u);
 }
 
+/// Mean squared distance between two models' embeddings of `data`.
+double embeddingDrift(CostModel &a, CostModel &b, const Dataset &data) {
+  Prediction first = a.predictForSampling(data.all());
+  Prediction second = b.predictForSampling(data.all());
+  EXPECT_EQ(first.embeddings.size(), second.embeddings.size());
+  double sum = 0;
+  for (size_t i = 0; i < first.embeddings.size(); ++i)
+    sum += std::pow(first.embeddings[i] - second.embeddings[i], 2);
+  return sum / std::max<size_t>(1, first.embeddings.size());
+}
+
+TEST(Distillation, WeighsTheNewTargetsAndTheReplaysRepresentationsApart) {
+  Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
+  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
+  auto [labelled, unlabelled] = fresh.splitSamples(0.25, 0);
+  Dataset replay = old.splitSamples(0.2, 0).first;
+  DistillationData data{&labelled, &labelled, &fresh, &replay};
+  // Each weight held high with the other at zero; scores are left free.
+  auto distilled = [&](double onNewTarget, double onReplay) {
+    std::unique_ptr<CostModel> student = trained(smallMamba(), old);
+    DistillationOptions weights;
+    weights.scoreWeight = 0;
+    weights.representationWeight = onNewTarget;
+    weights.replayRepresentationWeight = onReplay;
+    auto report = student->distill(*teacher, data, weights);
+    EXPECT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+    return student;
+  };
+  std::unique_ptr<CostModel> heldOnNew = distilled(20, 0);
+  std::unique_ptr<CostModel> heldOnReplay = distilled(0, 20);
+  EXPECT_LT(embeddingDrift(*heldOnNew, *teacher, fresh),
+            embeddingDrift(*heldOnReplay, *teacher, fresh));
+  EXPECT_LT(embeddingDrift(*heldOnReplay, *teacher, replay),
+            embeddingDrift(*heldOnNew, *teacher, replay));
+}
+
 TEST(Distillation, NeedsTheTeachersNetwork) {
   Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
   std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);

@@ -169,7 +169,8 @@ TrainingReport NeuralCostModel::distillOrThrow(
   // The student held to the teacher on `index` of `anchored`, drawn as
   // `groups` tasks of `perGroup` schedules; its scores are returned too.
   auto anchorLoss = [&](const Anchored &anchored, const torch::Tensor &index,
-                        int64_t groups, int64_t perGroup) {
+                        int64_t groups, int64_t perGroup,
+                        double representationWeight) {
     torch::Tensor representation =
         network->embed(anchored.tensors.tokens.index_select(0, index),
                        anchored.tensors.mask.index_select(0, index));
@@ -190,7 +191,7 @@ TrainingReport NeuralCostModel::distillOrThrow(
     torch::Tensor loss =
         weights.scoreWeight *
             (scoreError * trust.view({groups, perGroup}).select(1, 0)).mean() +
-        weights.representationWeight / representationScale *
+        representationWeight / representationScale *
             (representationError * trust).mean();
     return std::pair<torch::Tensor, torch::Tensor>{loss, scores};
   };
@@ -198,7 +199,9 @@ TrainingReport NeuralCostModel::distillOrThrow(
   ExtraLoss extra = [&](std::mt19937_64 &random) {
     torch::Tensor index =
         drawGroupSamples(*data.transfer, groups, perGroup, random);
-    torch::Tensor loss = anchorLoss(transfer, index, groups, perGroup).first;
+    torch::Tensor loss = anchorLoss(transfer, index, groups, perGroup,
+                                    weights.representationWeight)
+                             .first;
     if (replaying) {
       // On earlier targets the student learns from their labels and, as
       // in Learning without Forgetting, from the teacher that knew them:
@@ -207,7 +210,8 @@ TrainingReport NeuralCostModel::distillOrThrow(
       torch::Tensor replayIndex = drawGroupSamples(
           *data.replay, replayGroups, replayPerGroup, random);
       auto [anchoring, replayScores] =
-          anchorLoss(replay, replayIndex, replayGroups, replayPerGroup);
+          anchorLoss(replay, replayIndex, replayGroups, replayPerGroup,
+                     weights.replayRepresentationWeight);
       loss = loss + anchoring +
              weights.replayWeight *
                  rankingLoss(replayScores,

@@ -54,6 +54,26 @@ roundModel(const Dataset &chosen, const PoolSamplingOptions &options,
   return model;
 }
 
+/// Whole tasks of `pool` at random until `fraction` of its records: a task
+/// measured through ranks all its pairs, where a tenth of each task ranks a
+/// hundredth of them.
+static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
+                                      std::mt19937_64 &random) {
+  std::vector<size_t> order(pool.groups.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::shuffle(order.begin(), order.end(), random);
+  std::vector<size_t> result;
+  double wanted = fraction * static_cast<double>(pool.size());
+  for (size_t group : order) {
+    if (static_cast<double>(result.size()) >= wanted)
+      break;
+    for (size_t i = pool.groups[group].begin; i < pool.groups[group].end; ++i)
+      result.push_back(i);
+  }
+  llvm::sort(result);
+  return result;
+}
+
 llvm::Expected<std::vector<size_t>>
 tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler != "rdu" && options.sampler != "random" &&
@@ -62,24 +82,8 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
                                    "unknown pool sampler '" + options.sampler +
                                        "' (expected rdu, random or tasks)");
   std::mt19937_64 random(options.seed);
-  if (options.sampler == "tasks") {
-    // Whole tasks at random until the fraction is reached: a task measured
-    // through ranks all its pairs, where a tenth of each task ranks a
-    // hundredth of them.
-    std::vector<size_t> order(pool.groups.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::shuffle(order.begin(), order.end(), random);
-    std::vector<size_t> result;
-    double wanted = options.fraction * static_cast<double>(pool.size());
-    for (size_t group : order) {
-      if (static_cast<double>(result.size()) >= wanted)
-        break;
-      for (size_t i = pool.groups[group].begin; i < pool.groups[group].end; ++i)
-        result.push_back(i);
-    }
-    llvm::sort(result);
-    return result;
-  }
+  if (options.sampler == "tasks")
+    return wholeTasks(pool, options.fraction, random);
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

@@ -113,8 +113,10 @@ static cl::opt<double> dropout(
     cl::desc("Dropout on the representation the readout scores (networks)"));
 static cl::opt<std::string> poolSampler(
     cl::cat(category), "pool-sampler", cl::init("none"),
-    cl::desc("Train on a fraction of each training task's records, chosen "
-             "by 'rdu' (active learning in rounds), 'random' or 'tasks' (whole tasks at random); 'none': all"));
+    cl::desc("Train on a fraction of the training records (--new-target's, "
+             "if given): 'tasks' (whole tasks at random), or a fraction of "
+             "each task's, 'random' or by 'rdu' (active learning in rounds); "
+             "'none': all"));
 static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init(0.1),
                                     cl::desc("Fraction --pool-sampler keeps"));
 static cl::opt<unsigned> poolRounds(
@@ -151,7 +153,13 @@ static cl::opt<double> scoreWeight(
 static cl::opt<double> representationWeight(
     cl::cat(category), "distill-representation-weight",
     cl::init(DistillationOptions().representationWeight),
-    cl::desc("--distill: weight of matching the teacher's representations"));
+    cl::desc("--distill: weight of matching the teacher's representations "
+             "of the new target's schedules"));
+static cl::opt<double> replayRepresentationWeight(
+    cl::cat(category), "replay-representation-weight",
+    cl::init(DistillationOptions().replayRepresentationWeight),
+    cl::desc("--distill: weight of matching the teacher's representations "
+             "of the replay"));
 static cl::opt<double> replayWeight(
     cl::cat(category), "replay-weight", cl::init(DistillationOptions().replayWeight),
     cl::desc("--distill: weight of the ranking loss on the replay"));
@@ -404,7 +412,8 @@ int main(int argc, char **argv) {
       }
       Dataset replay = earlier.select(replayed);
       DistillationData data{&train, &validation, &learning, &replay};
-      DistillationOptions weights{scoreWeight, representationWeight, replayWeight};
+      DistillationOptions weights{scoreWeight, representationWeight,
+                                  replayRepresentationWeight, replayWeight};
       llvm::errs() << llvm::format(
           "tcl-train: distilling onto %s from %zu labelled records, %zu "
           "schedules and a replay of %zu records\n",
