@@ -176,7 +176,7 @@ TEST(Distillation, AWarmStartedModelTrainsAtLeastHalfItsEpochs) {
 }
 
 /// Mean squared distance between two models' embeddings of `data`.
-double embeddingDrift(CostModel &a, CostModel &b, const Dataset &data) {
+static double embeddingDrift(CostModel &a, CostModel &b, const Dataset &data) {
   Prediction first = a.predictForSampling(data.all());
   Prediction second = b.predictForSampling(data.all());
   EXPECT_EQ(first.embeddings.size(), second.embeddings.size());
