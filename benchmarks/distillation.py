@@ -10,8 +10,7 @@ later target is learned from a fraction of its records by
               to a replay of earlier targets (tcl's method)
   distill-rdu the same teacher and method, with each fraction's records
               picked by the RDU sampler in the teacher's embedding instead
-              of at random (with --sampler tasks, whole tasks): what tcl
-              would measure on a new target
+              of at random: what tcl would measure on a new target
   fine-tune   the previous model trained further on the new records
   scratch     a new model trained on the new records only
   multi-task  one shared network with a readout per target, trained on
@@ -54,9 +53,6 @@ sys.path.insert(0, HERE)
 from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
 
 METHODS = ["distill", "distill-rdu", "fine-tune", "scratch", "multi-task"]
-# distill-rdu's pool sampler for each --sampler: RDU picks what the other
-# methods draw at random.
-RDU_SAMPLER = {"tasks": "rdu-tasks", "random": "rdu"}
 
 
 def train(bin_dir, db, work, name, arguments):
@@ -163,8 +159,7 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
                 name = "t%d-%s-%g" % (step, method, fraction)
                 picked = pool
                 if method == "distill-rdu" and fraction < 1:
-                    picked = ["--pool-sampler=" + RDU_SAMPLER[args.sampler],
-                              "--pool-fraction=%g" % fraction]
+                    picked = ["--pool-sampler=rdu", "--pool-fraction=%g" % fraction]
                 elif method == "distill-rdu":
                     # Every record, from the same teacher: distill's training.
                     name = "t%d-distill-%g" % (step, fraction)

@@ -74,71 +74,16 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
   return result;
 }
 
-/// Whole tasks of `pool`, picked by RDU in the warm start's embedding until
-/// `fraction` of its records: a few tasks measured through teach a new
-/// target only what they have in common with the rest, so they should stand
-/// for the others (representativeness), differ from each other (diversity)
-/// and be where the starting model is unsure (uncertainty). A task is the
-/// mean of its schedules' embeddings and uncertainties.
-static llvm::Expected<std::vector<size_t>>
-rduTasks(const Dataset &pool, const PoolSamplingOptions &options) {
-  if (options.warmStart.empty())
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "the rdu-tasks pool sampler places tasks in a trained model's "
-        "embedding: give one (--distill or --fine-tune)");
-  auto model = roundModel(Dataset(), options, /*round=*/0);
-  if (!model)
-    return model.takeError();
-  Prediction all = (*model)->predictForSampling(pool.all());
-  size_t dim = all.embeddingSize, tasks = pool.groups.size();
-  std::vector<float> embeddings(tasks * dim, 0.0f), uncertainty;
-  for (auto [index, group] : llvm::enumerate(pool.groups)) {
-    float size = static_cast<float>(group.end - group.begin);
-    double unsure = 0;
-    for (size_t sample = group.begin; sample < group.end; ++sample) {
-      for (size_t d = 0; d < dim; ++d)
-        embeddings[index * dim + d] += all.embeddings[sample * dim + d] / size;
-      if (!all.uncertainty.empty())
-        unsure += all.uncertainty[sample] / size;
-    }
-    if (!all.uncertainty.empty())
-      uncertainty.push_back(static_cast<float>(unsure));
-  }
-  RduPool rduPool;
-  rduPool.candidates = {embeddings.data(), tasks, dim};
-  rduPool.uncertainty = uncertainty;
-  RduOptions rdu = options.rdu;
-  rdu.seed = options.seed;
-  // As many clusters as tasks a random draw of the fraction would take.
-  if (rdu.clusters == 0)
-    rdu.clusters = static_cast<unsigned>(std::max<long>(
-        1, std::lround(options.fraction * static_cast<double>(tasks))));
-  std::vector<size_t> result;
-  double wanted = options.fraction * static_cast<double>(pool.size());
-  for (size_t task : selectRdu(rduPool, tasks, rdu)) {
-    if (static_cast<double>(result.size()) >= wanted)
-      break;
-    for (size_t i = pool.groups[task].begin; i < pool.groups[task].end; ++i)
-      result.push_back(i);
-  }
-  llvm::sort(result);
-  return result;
-}
-
 llvm::Expected<std::vector<size_t>>
 tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler != "rdu" && options.sampler != "random" &&
-      options.sampler != "tasks" && options.sampler != "rdu-tasks")
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "unknown pool sampler '" + options.sampler +
-            "' (expected rdu, random, tasks or rdu-tasks)");
+      options.sampler != "tasks")
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unknown pool sampler '" + options.sampler +
+                                       "' (expected rdu, random or tasks)");
   std::mt19937_64 random(options.seed);
   if (options.sampler == "tasks")
     return wholeTasks(pool, options.fraction, random);
-  if (options.sampler == "rdu-tasks")
-    return rduTasks(pool, options);
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

@@ -114,10 +114,9 @@ static cl::opt<double> dropout(
 static cl::opt<std::string> poolSampler(
     cl::cat(category), "pool-sampler", cl::init("none"),
     cl::desc("Train on a fraction of the training records (--new-target's, "
-             "if given): whole tasks, 'tasks' (at random) or 'rdu-tasks' "
-             "(by RDU in the --distill or --fine-tune model's embedding), or "
-             "a fraction of each task's, 'random' or by 'rdu' (active "
-             "learning in rounds); 'none': all"));
+             "if given): 'tasks' (whole tasks at random), or a fraction of "
+             "each task's, 'random' or by 'rdu' (active learning in rounds); "
+             "'none': all"));
 static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init(0.1),
                                     cl::desc("Fraction --pool-sampler keeps"));
 static cl::opt<unsigned> poolRounds(

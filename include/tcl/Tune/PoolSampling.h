@@ -23,9 +23,8 @@
 namespace tcl {
 
 struct PoolSamplingOptions {
-  /// "rdu", "random" (some of every task), or whole tasks as a tuner
-  /// measures them: "tasks" (at random) or "rdu-tasks" (by RDU in the warm
-  /// start's embedding, which it needs).
+  /// "rdu", "random" (some of every task) or "tasks" (whole tasks at
+  /// random, as a tuner measures them).
   std::string sampler = "rdu";
   /// Share of each task's pool to choose (at least two per task); for
   /// "tasks", the share of the whole pool.
