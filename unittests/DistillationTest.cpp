@@ -197,6 +197,7 @@ TEST(Distillation, WeighsTheNewTargetsAndTheReplaysRepresentationsApart) {
     std::unique_ptr<CostModel> student = trained(smallMamba(), old);
     DistillationOptions weights;
     weights.scoreWeight = 0;
+    weights.replayScoreWeight = 0;
     weights.representationWeight = onNewTarget;
     weights.replayRepresentationWeight = onReplay;
     auto report = student->distill(*teacher, data, weights);
@@ -209,6 +210,62 @@ TEST(Distillation, WeighsTheNewTargetsAndTheReplaysRepresentationsApart) {
             embeddingDrift(*heldOnReplay, *teacher, fresh));
   EXPECT_LT(embeddingDrift(*heldOnReplay, *teacher, replay),
             embeddingDrift(*heldOnNew, *teacher, replay));
+}
+
+/// Mean squared distance between two models' scores of `data`, each
+/// task's standardized: how far apart they rank, not how they scale.
+static double rankingDrift(CostModel &a, CostModel &b, const Dataset &data) {
+  std::vector<float> first = a.predict(data.all()), second = b.predict(data.all());
+  auto standardized = [](llvm::ArrayRef<float> scores) {
+    double mean = 0, square = 0;
+    for (float score : scores)
+      mean += score / scores.size();
+    for (float score : scores)
+      square += std::pow(score - mean, 2) / scores.size();
+    std::vector<double> result;
+    for (float score : scores)
+      result.push_back((score - mean) / (std::sqrt(square) + 1e-6));
+    return result;
+  };
+  double sum = 0;
+  for (const DatasetGroup &group : data.groups) {
+    size_t size = group.end - group.begin;
+    std::vector<double> x = standardized({first.data() + group.begin, size});
+    std::vector<double> y = standardized({second.data() + group.begin, size});
+    for (size_t i = 0; i < size; ++i)
+      sum += std::pow(x[i] - y[i], 2);
+  }
+  return sum / std::max<size_t>(1, data.size());
+}
+
+TEST(Distillation, WeighsTheNewTargetsAndTheReplaysScoresApart) {
+  Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
+  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
+  auto [labelled, unlabelled] = fresh.splitSamples(0.25, 0);
+  Dataset replay = old.splitSamples(0.2, 0).first;
+  DistillationData data{&labelled, &labelled, &fresh, &replay};
+  // Each weight held high with the other at zero, against neither;
+  // representations and the replay's labels are left (almost) free, so
+  // only the scores hold.
+  auto distilled = [&](double onNewTarget, double onReplay) {
+    std::unique_ptr<CostModel> student = trained(smallMamba(), old);
+    DistillationOptions weights;
+    weights.scoreWeight = onNewTarget;
+    weights.replayScoreWeight = onReplay;
+    weights.representationWeight = 0;
+    weights.replayRepresentationWeight = 0;
+    weights.replayWeight = 1e-6;
+    auto report = student->distill(*teacher, data, weights);
+    EXPECT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+    return student;
+  };
+  std::unique_ptr<CostModel> heldOnNew = distilled(20, 0);
+  std::unique_ptr<CostModel> heldOnReplay = distilled(0, 20);
+  std::unique_ptr<CostModel> free = distilled(0, 0);
+  EXPECT_LT(rankingDrift(*heldOnNew, *teacher, fresh),
+            rankingDrift(*free, *teacher, fresh));
+  EXPECT_LT(rankingDrift(*heldOnReplay, *teacher, replay),
+            rankingDrift(*free, *teacher, replay));
 }
 
 TEST(Distillation, NeedsTheTeachersNetwork) {

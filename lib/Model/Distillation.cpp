@@ -169,7 +169,7 @@ TrainingReport NeuralCostModel::distillOrThrow(
   // The student held to the teacher on `index` of `anchored`, drawn as
   // `groups` tasks of `perGroup` schedules; its scores are returned too.
   auto anchorLoss = [&](const Anchored &anchored, const torch::Tensor &index,
-                        int64_t groups, int64_t perGroup,
+                        int64_t groups, int64_t perGroup, double scoreWeight,
                         double representationWeight) {
     torch::Tensor representation =
         network->embed(anchored.tensors.tokens.index_select(0, index),
@@ -189,7 +189,7 @@ TrainingReport NeuralCostModel::distillOrThrow(
             .pow(2)
             .mean(1);
     torch::Tensor loss =
-        weights.scoreWeight *
+        scoreWeight *
             (scoreError * trust.view({groups, perGroup}).select(1, 0)).mean() +
         representationWeight / representationScale *
             (representationError * trust).mean();
@@ -200,6 +200,7 @@ TrainingReport NeuralCostModel::distillOrThrow(
     torch::Tensor index =
         drawGroupSamples(*data.transfer, groups, perGroup, random);
     torch::Tensor loss = anchorLoss(transfer, index, groups, perGroup,
+                                    weights.scoreWeight,
                                     weights.representationWeight)
                              .first;
     if (replaying) {
@@ -211,6 +212,7 @@ TrainingReport NeuralCostModel::distillOrThrow(
           *data.replay, replayGroups, replayPerGroup, random);
       auto [anchoring, replayScores] =
           anchorLoss(replay, replayIndex, replayGroups, replayPerGroup,
+                     weights.replayScoreWeight,
                      weights.replayRepresentationWeight);
       loss = loss + anchoring +
              weights.replayWeight *

@@ -149,12 +149,18 @@ static cl::opt<unsigned> replayRecords(
     cl::desc("--distill: records of each earlier target replayed"));
 static cl::opt<double> scoreWeight(
     cl::cat(category), "distill-score-weight", cl::init(DistillationOptions().scoreWeight),
-    cl::desc("--distill: weight of matching the teacher's scores"));
+    cl::desc("--distill: weight of matching the teacher's scores of the "
+             "new target's schedules"));
 static cl::opt<double> representationWeight(
     cl::cat(category), "distill-representation-weight",
     cl::init(DistillationOptions().representationWeight),
     cl::desc("--distill: weight of matching the teacher's representations "
              "of the new target's schedules"));
+static cl::opt<double> replayScoreWeight(
+    cl::cat(category), "replay-score-weight",
+    cl::init(DistillationOptions().replayScoreWeight),
+    cl::desc("--distill: weight of matching the teacher's scores of the "
+             "replay"));
 static cl::opt<double> replayRepresentationWeight(
     cl::cat(category), "replay-representation-weight",
     cl::init(DistillationOptions().replayRepresentationWeight),
@@ -412,8 +418,12 @@ int main(int argc, char **argv) {
       }
       Dataset replay = earlier.select(replayed);
       DistillationData data{&train, &validation, &learning, &replay};
-      DistillationOptions weights{scoreWeight, representationWeight,
-                                  replayRepresentationWeight, replayWeight};
+      DistillationOptions weights;
+      weights.scoreWeight = scoreWeight;
+      weights.representationWeight = representationWeight;
+      weights.replayScoreWeight = replayScoreWeight;
+      weights.replayRepresentationWeight = replayRepresentationWeight;
+      weights.replayWeight = replayWeight;
       llvm::errs() << llvm::format(
           "tcl-train: distilling onto %s from %zu labelled records, %zu "
           "schedules and a replay of %zu records\n",

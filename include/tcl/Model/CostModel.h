@@ -100,8 +100,9 @@ struct DistillationData {
 /// Weights of the distillation loss's terms, beside the ranking loss on the
 /// new target's labels (weight 1).
 struct DistillationOptions {
-  /// Per task, the student's scores against the teacher's (both
-  /// standardized: only the order and spacing of a task's scores matter).
+  /// Per task, the student's scores against the teacher's on the new
+  /// target's schedules (both standardized: only the order and spacing of a
+  /// task's scores matter).
   double scoreWeight = 0.5;
   /// The student's representation against the teacher's on the new
   /// target's schedules, relative to the teacher's mean squared
@@ -114,8 +115,9 @@ struct DistillationOptions {
   /// kept forgetting within 3 points on every seed
   /// (docs/results/distillation.md).
   double representationWeight = 0.1;
-  /// The same on the replay of earlier targets, where it keeps what the
-  /// teacher knew about them (Learning without Forgetting).
+  /// The same two on the replay of earlier targets, where they keep what
+  /// the teacher knew about them (Learning without Forgetting).
+  double replayScoreWeight = 0.5;
   double replayRepresentationWeight = 0.5;
   /// Ranking loss on the replay of earlier targets; 0 turns the replay off.
   double replayWeight = 1.0;
