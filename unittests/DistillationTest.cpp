@@ -186,32 +186,6 @@ static double embeddingDrift(CostModel &a, CostModel &b, const Dataset &data) {
   return sum / std::max<size_t>(1, first.embeddings.size());
 }
 
-TEST(Distillation, WeighsTheNewTargetsAndTheReplaysRepresentationsApart) {
-  Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
-  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
-  auto [labelled, unlabelled] = fresh.splitSamples(0.25, 0);
-  Dataset replay = old.splitSamples(0.2, 0).first;
-  DistillationData data{&labelled, &labelled, &fresh, &replay};
-  // Each weight held high with the other at zero; scores are left free.
-  auto distilled = [&](double onNewTarget, double onReplay) {
-    std::unique_ptr<CostModel> student = trained(smallMamba(), old);
-    DistillationOptions weights;
-    weights.scoreWeight = 0;
-    weights.replayScoreWeight = 0;
-    weights.representationWeight = onNewTarget;
-    weights.replayRepresentationWeight = onReplay;
-    auto report = student->distill(*teacher, data, weights);
-    EXPECT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
-    return student;
-  };
-  std::unique_ptr<CostModel> heldOnNew = distilled(20, 0);
-  std::unique_ptr<CostModel> heldOnReplay = distilled(0, 20);
-  EXPECT_LT(embeddingDrift(*heldOnNew, *teacher, fresh),
-            embeddingDrift(*heldOnReplay, *teacher, fresh));
-  EXPECT_LT(embeddingDrift(*heldOnReplay, *teacher, replay),
-            embeddingDrift(*heldOnNew, *teacher, replay));
-}
-
 /// Mean squared distance between two models' scores of `data`, each
 /// task's standardized: how far apart they rank, not how they scale.
 static double rankingDrift(CostModel &a, CostModel &b, const Dataset &data) {
@@ -238,30 +212,66 @@ static double rankingDrift(CostModel &a, CostModel &b, const Dataset &data) {
   return sum / std::max<size_t>(1, data.size());
 }
 
-TEST(Distillation, WeighsTheNewTargetsAndTheReplaysScoresApart) {
-  Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
-  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
-  auto [labelled, unlabelled] = fresh.splitSamples(0.25, 0);
-  Dataset replay = old.splitSamples(0.2, 0).first;
-  DistillationData data{&labelled, &labelled, &fresh, &replay};
+/// A teacher of "old", a quarter of "new" labelled, and a fifth of "old" as
+/// the replay: the setting in which each distillation weight is held alone
+/// to see that it holds its own set and not the other.
+class DistillationWeights : public testing::Test {
+protected:
+  DistillationWeights()
+      : old(makeDataset("old", 1)), fresh(makeDataset("new", 2)),
+        teacher(trained(smallMamba(), old)),
+        labelled(fresh.splitSamples(0.25, 0).first),
+        replay(old.splitSamples(0.2, 0).first),
+        data{&labelled, &labelled, &fresh, &replay} {}
+
+  /// A student of "old" distilled onto "new" with `weights`.
+  std::unique_ptr<CostModel> distilled(const DistillationOptions &weights) {
+    std::unique_ptr<CostModel> student = trained(smallMamba(), old);
+    auto report = student->distill(*teacher, data, weights);
+    EXPECT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+    return student;
+  }
+
+  Dataset old, fresh;
+  std::unique_ptr<CostModel> teacher;
+  Dataset labelled, replay;
+  DistillationData data;
+};
+
+TEST_F(DistillationWeights, HoldTheNewTargetsAndTheReplaysRepresentationsApart) {
+  // Each weight held high with the other at zero; scores are left free.
+  auto heldOnRepresentations = [&](double onNewTarget, double onReplay) {
+    DistillationOptions weights;
+    weights.scoreWeight = 0;
+    weights.replayScoreWeight = 0;
+    weights.representationWeight = onNewTarget;
+    weights.replayRepresentationWeight = onReplay;
+    return distilled(weights);
+  };
+  std::unique_ptr<CostModel> heldOnNew = heldOnRepresentations(20, 0);
+  std::unique_ptr<CostModel> heldOnReplay = heldOnRepresentations(0, 20);
+  EXPECT_LT(embeddingDrift(*heldOnNew, *teacher, fresh),
+            embeddingDrift(*heldOnReplay, *teacher, fresh));
+  EXPECT_LT(embeddingDrift(*heldOnReplay, *teacher, replay),
+            embeddingDrift(*heldOnNew, *teacher, replay));
+}
+
+TEST_F(DistillationWeights, HoldTheNewTargetsAndTheReplaysScoresApart) {
   // Each weight held high with the other at zero, against neither;
   // representations and the replay's labels are left (almost) free, so
   // only the scores hold.
-  auto distilled = [&](double onNewTarget, double onReplay) {
-    std::unique_ptr<CostModel> student = trained(smallMamba(), old);
+  auto heldOnScores = [&](double onNewTarget, double onReplay) {
     DistillationOptions weights;
     weights.scoreWeight = onNewTarget;
     weights.replayScoreWeight = onReplay;
     weights.representationWeight = 0;
     weights.replayRepresentationWeight = 0;
     weights.replayWeight = 1e-6;
-    auto report = student->distill(*teacher, data, weights);
-    EXPECT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
-    return student;
+    return distilled(weights);
   };
-  std::unique_ptr<CostModel> heldOnNew = distilled(20, 0);
-  std::unique_ptr<CostModel> heldOnReplay = distilled(0, 20);
-  std::unique_ptr<CostModel> free = distilled(0, 0);
+  std::unique_ptr<CostModel> heldOnNew = heldOnScores(20, 0);
+  std::unique_ptr<CostModel> heldOnReplay = heldOnScores(0, 20);
+  std::unique_ptr<CostModel> free = heldOnScores(0, 0);
   EXPECT_LT(rankingDrift(*heldOnNew, *teacher, fresh),
             rankingDrift(*free, *teacher, fresh));
   EXPECT_LT(rankingDrift(*heldOnReplay, *teacher, replay),
