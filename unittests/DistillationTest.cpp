@@ -16,8 +16,7 @@ namespace {
 /// target "old" the first feature decides latency, on "new" both do, so a
 /// model of "old" ranks "new" only partly right; on "reversed" the first
 /// feature decides it the other way round, so a model of "old" ranks it
-/// backwards; on "mixed" the odd tasks are reversed and marked so by a
-/// third feature, and the even ones are as on "old".
+/// backwards.
 Dataset makeDataset(const std::string &target, uint64_t seed) {
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<float> uniform(-1, 1);
@@ -37,13 +36,10 @@ Dataset makeDataset(const std::string &target, uint64_t seed) {
       float *token = dataset.tokens.data() + dataset.size() * kFeatureSize;
       token[0] = a;
       token[1] = b;
-      bool reversed =
-          target == "reversed" || (target == "mixed" && task % 2 == 1);
       token[2] = target == "old" ? 0.0f : 1.0f;
-      token[3] = target == "mixed" && reversed ? 1.0f : 0.0f;
-      seconds.push_back(std::exp(target == "new" ? a - 1.5 * b
-                                 : reversed      ? -a
-                                                 : a));
+      seconds.push_back(std::exp(target == "new"        ? a - 1.5 * b
+                                 : target == "reversed" ? -a
+                                                        : a));
       dataset.seconds.push_back(seconds.back());
       dataset.lengths.push_back(1);
       dataset.groupOf.push_back(dataset.groups.size());
@@ -165,42 +161,6 @@ TEST(Distillation, DoesNotFollowATeacherWhereItIsWrong) {
   EXPECT_GT(accuracy(*student, reversed), 0.8);
 }
 
-TEST(Distillation, TrustsAnUnlabelledTaskAsTheLabelledTasksBesideIt) {
-  Dataset old = makeDataset("old", 1), mixed = makeDataset("mixed", 2);
-  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
-
-  // Two tasks of each kind measured through, as a tuner or tcl-train's
-  // task sampler leaves them: the teacher is right about one kind and
-  // backwards on the other, and so on the unlabelled tasks of each kind.
-  auto inTasks = [&](auto keep) {
-    return mixed.selectGroups([&](const DatasetGroup &group) {
-      return keep(std::stoi(group.taskKey.substr(4)));
-    });
-  };
-  Dataset labelled = inTasks([](int task) { return task < 4; });
-  Dataset unlabelledReversed =
-      inTasks([](int task) { return task >= 4 && task % 2 == 1; });
-  Dataset unlabelledAsOld =
-      inTasks([](int task) { return task >= 4 && task % 2 == 0; });
-  ASSERT_LT(accuracy(*teacher, unlabelledReversed), 0.1);
-
-  std::unique_ptr<CostModel> student = trained(smallMamba(), old);
-  ModelOptions longer = smallMamba();
-  longer.epochs = longer.patience = 200;
-  ASSERT_FALSE(static_cast<bool>(student->setTrainingOptions(longer)));
-  DistillationData data{&labelled, &labelled, &mixed, nullptr};
-  // Held firmly to the teacher where it is trusted: with the mean trust
-  // of all labelled tasks (about a half) on every unlabelled one, the
-  // student ranked the unlabelled reversed tasks at 0.09; trusted as
-  // their labelled neighbours, at 0.95.
-  DistillationOptions weights;
-  weights.scoreWeight = 5;
-  auto report = student->distill(*teacher, data, weights);
-  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
-  EXPECT_GT(accuracy(*student, unlabelledReversed), 0.8);
-  EXPECT_GT(accuracy(*student, unlabelledAsOld), 0.9);
-}
-
 TEST(Distillation, AWarmStartedModelTrainsAtLeastHalfItsEpochs) {
   // A model that already ranks its data stops improving at once; started
   // from scratch, patience 1 would end it after an epoch or two.
@@ -282,7 +242,7 @@ TEST_F(DistillationWeights, HoldTheNewTargetsAndTheReplaysRepresentationsApart) 
   // Each weight held high with the other at zero; scores are left free.
   auto heldOnRepresentations = [&](double onNewTarget, double onReplay) {
     DistillationOptions weights;
-    weights.scoreWeight = 10;
+    weights.scoreWeight = 0;
     weights.replayScoreWeight = 0;
     weights.representationWeight = onNewTarget;
     weights.replayRepresentationWeight = onReplay;

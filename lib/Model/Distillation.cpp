@@ -69,74 +69,6 @@ teacherReliability(const Dataset &labelled, const torch::Tensor &teacherScores) 
   return reliability;
 }
 
-/// Per group of `transfer`, how far the teacher is trusted on it: its
-/// labelled `reliability` where the group has one, otherwise a kernel
-/// average of the labelled groups' reliabilities, weighted by how close
-/// their mean teacher representations lie. A teacher wrong about a task is
-/// likely wrong about tasks it places beside it (convolutions of another
-/// stride, matmuls of another shape), and right about those beside a task
-/// it ranks right; the mean over all tasks would hold both alike. The
-/// kernel's width is the median distance from an unlabelled group to its
-/// nearest labelled one, so about half the groups lean on one neighbour.
-static std::vector<double>
-unlabelledTrust(const Dataset &transfer, const torch::Tensor &representation,
-                const llvm::StringMap<double> &reliability) {
-  size_t count = transfer.groups.size();
-  std::vector<double> trust(count, 0.0);
-  if (reliability.empty())
-    return trust;
-  std::vector<torch::Tensor> centres;
-  std::vector<size_t> labelled, unlabelled;
-  for (auto [index, group] : llvm::enumerate(transfer.groups)) {
-    centres.push_back(
-        representation
-            .slice(0, static_cast<int64_t>(group.begin),
-                   static_cast<int64_t>(group.end))
-            .mean(0));
-    auto found = reliability.find(group.taskKey);
-    if (found != reliability.end()) {
-      trust[index] = found->second;
-      labelled.push_back(index);
-    } else {
-      unlabelled.push_back(index);
-    }
-  }
-  double mean = 0;
-  for (const auto &entry : reliability)
-    mean += entry.second / reliability.size();
-  if (labelled.empty()) {
-    // The labelled tasks are none of the transfer set's: no neighbours.
-    std::fill(trust.begin(), trust.end(), mean);
-    return trust;
-  }
-  if (unlabelled.empty())
-    return trust;
-  auto gather = [&](llvm::ArrayRef<size_t> indices) {
-    std::vector<torch::Tensor> rows;
-    for (size_t index : indices)
-      rows.push_back(centres[index]);
-    return torch::stack(rows);
-  };
-  torch::Tensor distance =
-      torch::cdist(gather(unlabelled), gather(labelled)).pow(2);
-  double width = std::get<0>(distance.min(1)).median().item<double>();
-  if (!(width > 0)) {
-    for (size_t index : unlabelled)
-      trust[index] = mean;
-    return trust;
-  }
-  torch::Tensor known = torch::empty({static_cast<int64_t>(labelled.size())});
-  for (auto [position, index] : llvm::enumerate(labelled))
-    known[static_cast<int64_t>(position)] = trust[index];
-  // Softmax over the labelled groups of -distance / width: weights that
-  // sum to one without underflowing for far groups.
-  torch::Tensor weights = torch::softmax(-distance / width, 1);
-  torch::Tensor averaged = weights.matmul(known);
-  for (auto [position, index] : llvm::enumerate(unlabelled))
-    trust[index] = averaged[static_cast<int64_t>(position)].item<double>();
-  return trust;
-}
-
 /// Each row of [groups, samples] shifted and scaled to mean 0, deviation 1:
 /// a ranking model's scores mean nothing beyond their order and spacing.
 static torch::Tensor standardized(const torch::Tensor &scores) {
@@ -202,28 +134,22 @@ TrainingReport NeuralCostModel::distillOrThrow(
   // already ranks that task's labelled records: a teacher from other
   // hardware is right about some tasks and wrong about others, and
   // holding the student to it where it is wrong undoes what the labels
-  // teach. A task without labelled pairs is trusted as its labelled
-  // neighbours are (unlabelledTrust).
+  // teach. Tasks without labelled pairs get the mean trust.
   {
     torch::NoGradGuard noGrad;
     DatasetTensors labelled = tensorsOf(*data.labelled);
     llvm::StringMap<double> reliability = teacherReliability(
         *data.labelled,
         teacher.network->forward(labelled.tokens, labelled.mask).contiguous());
-    std::vector<double> trustOfGroup = unlabelledTrust(
-        *data.transfer, transfer.teacherRepresentation, reliability);
+    double meanTrust = 0;
+    for (const auto &entry : reliability)
+      meanTrust += entry.second / reliability.size();
     auto trust = transfer.trust.accessor<float, 1>();
-    for (auto [group, value] : llvm::zip(data.transfer->groups, trustOfGroup))
+    for (const DatasetGroup &group : data.transfer->groups) {
+      auto found = reliability.find(group.taskKey);
+      double value = found == reliability.end() ? meanTrust : found->second;
       for (size_t i = group.begin; i < group.end; ++i)
         trust[static_cast<int64_t>(i)] = static_cast<float>(value);
-    if (modelOptions.verbose && !reliability.empty()) {
-      double mean = 0;
-      for (double value : trustOfGroup)
-        mean += value / trustOfGroup.size();
-      llvm::errs() << llvm::format("distill: teacher trusted %.3f on the "
-                                   "mean of %zu tasks, %u labelled\n",
-                                   mean, trustOfGroup.size(),
-                                   reliability.size());
     }
   }
   double representationScale = std::max(
