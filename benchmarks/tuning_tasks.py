@@ -28,6 +28,8 @@ import re
 import sqlite3
 import statistics
 
+from tuning import read_history
+
 
 def runs_of(work, network, method):
     """The run names (files RUN.jsonl and RUN.db) of `method` on `network`."""
@@ -39,14 +41,11 @@ def runs_of(work, network, method):
 def task_bests(work, run, at):
     """Per task key, its best latency after `at` trials and at the end."""
     early, final = {}, {}
-    with open(os.path.join(work, run + ".jsonl")) as lines:
-        for line in lines:
-            round_ = json.loads(line)
-            if "task" not in round_:
-                continue
-            final[round_["task"]] = round_["task_best_s"]
-            if round_["trials"] <= at:
-                early[round_["task"]] = round_["task_best_s"]
+    rounds, _ = read_history(os.path.join(work, run + ".jsonl"))
+    for round_ in rounds:
+        final[round_["task"]] = round_["task_best_s"]
+        if round_["trials"] <= at:
+            early[round_["task"]] = round_["task_best_s"]
     return early, final
 
 
