@@ -42,7 +42,6 @@
 #include <chrono>
 #include <cmath>
 #include <random>
-#include <set>
 
 using namespace tcl;
 namespace cl = llvm::cl;
@@ -148,13 +147,6 @@ static cl::opt<bool> multiTask(
 static cl::opt<unsigned> replayRecords(
     cl::cat(category), "replay", cl::init(1000),
     cl::desc("--distill: records of each earlier target replayed"));
-/// Share of each earlier target's replay drawn from the tasks the new target
-/// has labels for: the same tasks on both targets, so that the network can
-/// tell what the target changes from what the task does.
-static cl::opt<double> replayPaired(
-    cl::cat(category), "replay-paired", cl::init(0.0),
-    cl::desc("--distill: share of each earlier target's replay drawn from "
-             "the tasks the new target has labels for"));
 static cl::opt<double> scoreWeight(
     cl::cat(category), "distill-score-weight", cl::init(DistillationOptions().scoreWeight),
     cl::desc("--distill: weight of matching the teacher's scores of the "
@@ -415,24 +407,13 @@ int main(int argc, char **argv) {
       std::vector<size_t> replayed;
       std::mt19937_64 random(seed);
       for (const std::string &target : (*teacher)->targets()) {
-        std::set<std::string> labelledTasks;
-        for (const DatasetGroup &group : labelled.groups)
-          labelledTasks.insert(group.taskKey);
-        std::vector<size_t> paired, others;
+        std::vector<size_t> records;
         for (const DatasetGroup &group : earlier.groups)
           if (group.target == target)
             for (size_t i = group.begin; i < group.end; ++i)
-              (labelledTasks.count(group.taskKey) ? paired : others).push_back(i);
-        std::shuffle(paired.begin(), paired.end(), random);
-        std::shuffle(others.begin(), others.end(), random);
-        size_t fromPaired = std::min<size_t>(
-            paired.size(), std::lround(replayPaired * replayRecords));
-        paired.resize(fromPaired);
-        others.resize(std::min<size_t>(others.size(), replayRecords - fromPaired));
-        std::vector<size_t> records = paired;
-        records.insert(records.end(), others.begin(), others.end());
-        llvm::errs() << "tcl-train: replay of " << target << ": " << paired.size()
-                     << " paired, " << others.size() << " others\n";
+              records.push_back(i);
+        std::shuffle(records.begin(), records.end(), random);
+        records.resize(std::min<size_t>(records.size(), replayRecords));
         replayed.insert(replayed.end(), records.begin(), records.end());
       }
       Dataset replay = earlier.select(replayed);
