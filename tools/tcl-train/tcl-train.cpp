@@ -192,6 +192,20 @@ static cl::opt<double> validationFraction(
     cl::cat(category), "validation", cl::desc("Fraction of each training task's records used "
                            "for early stopping"),
     cl::init(0.1));
+/// How the validation records are chosen.
+enum class ValidationSplit { Auto, Records, Tasks };
+static cl::opt<ValidationSplit> validationSplit(
+    cl::cat(category), "validation-split", cl::init(ValidationSplit::Auto),
+    cl::desc("How --validation holds records out"),
+    cl::values(
+        clEnumValN(ValidationSplit::Auto, "auto",
+                   "a share of each task's records, or whole tasks when that "
+                   "leaves most tasks nothing to rank"),
+        clEnumValN(ValidationSplit::Records, "records",
+                   "a share of each task's records"),
+        clEnumValN(ValidationSplit::Tasks, "tasks",
+                   "whole tasks: early stopping watches how unseen tasks "
+                   "are ranked")));
 static cl::opt<std::string> jsonPath(cl::cat(category), "json", cl::desc("Write the metrics as JSON"),
                                      cl::init(""));
 static cl::opt<bool> verbose(cl::cat(category), "v", cl::desc("Print every epoch"), cl::init(false));
@@ -396,8 +410,18 @@ int main(int argc, char **argv) {
     // nothing to rank, so early stopping would watch the training records
     // and keep the most overfit epoch. Whole tasks are held out instead,
     // which asks what the test networks ask: how unseen tasks are ranked.
-    if (validation.size() < 2 * std::max<size_t>(1, validation.groups.size()))
+    bool wholeTasks =
+        validationSplit == ValidationSplit::Tasks ||
+        (validationSplit == ValidationSplit::Auto &&
+         validation.size() < 2 * std::max<size_t>(1, validation.groups.size()));
+    if (wholeTasks)
       std::tie(validation, train) = labelled.splitGroups(validationFraction, seed);
+    llvm::errs() << llvm::format(
+        wholeTasks ? "tcl-train: validation: %zu records, whole tasks held "
+                     "out: %zu\n"
+                   : "tcl-train: validation: %zu records of %zu training "
+                     "tasks\n",
+        validation.size(), validation.groups.size());
     llvm::Expected<TrainingReport> trained = TrainingReport();
     if (!distillFrom.empty()) {
       auto teacher = loadModel(distillFrom);
