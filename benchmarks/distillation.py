@@ -36,13 +36,18 @@ comparators; distill always runs, since the checks are about it.
         [--sampler tasks|random]
         [--methods distill,fine-tune,scratch,multi-task]
         [--test-networks resnet50,bert_base] [--work distill-work]
+        [--distill-args "--validation-split=tasks ..."]
         [--out docs/results/distillation.json]
+
+--distill-args adds tcl-train arguments to the distill method's trainings:
+how a variant of the student is measured in the same protocol.
 """
 
 import argparse
 import concurrent.futures
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -93,6 +98,9 @@ def main():
     parser.add_argument("--work", default="distill-work",
                         help="scratch directory; finished trainings are reused on a rerun")
     parser.add_argument("--out", default="distillation.json")
+    parser.add_argument("--distill-args", default="",
+                        help="tcl-train arguments added to the distill method's "
+                             "trainings (shell words)")
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
     sequence = args.sequence.split(",")
@@ -141,6 +149,7 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
               "model": args.model, "test_networks": args.test_networks.split(","),
               "seed": seed, "chain_fraction": args.chain_fraction,
               "sampler": args.sampler,
+              "distill_args": args.distill_args,
               "first": {"target": sequence[0], "pca": first["pca"], "top1": first["top1"],
                         "parameters": first["parameters"]},
               "transfers": [], "forgetting": []}
@@ -164,7 +173,8 @@ def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
                     # Every record, from the same teacher: distill's training.
                     name = "t%d-distill-%g" % (step, fraction)
                 if method in ("distill", "distill-rdu"):
-                    extra = ["--distill=" + chain["distill"], "-o", model(name)]
+                    extra = (["--distill=" + chain["distill"], "-o", model(name)] +
+                             shlex.split(args.distill_args))
                 elif method == "fine-tune":
                     extra = ["--fine-tune=" + chain["fine-tune"], "-o", model(name)]
                 elif method == "scratch":
