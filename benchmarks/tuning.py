@@ -70,6 +70,7 @@ median run is such a run). Prints a table and writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
+        [--tcl-args "update-scope=task"]
         [--work tuning-work] [--remeasure-passes 5]
         [--out docs/results/tuning.json]
 """
@@ -427,6 +428,11 @@ def main():
                         help="tcl-distilled, tcl-scratch: that share as whole tasks "
                         "(what a tuner measures) or as some records of every task")
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--tcl-args", default="",
+                        help="more --tcl-tune options for tcl's methods (tcl, "
+                        "tcl-distilled, tcl-scratch), e.g. 'update-scope=task'; "
+                        "the baselines tune as their papers do. Give each "
+                        "setting its own --work")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--work", default="tuning-work",
                         help="databases, histories and models (kept, for resuming)")
@@ -470,6 +476,8 @@ def main():
                                "end-to-end=true", "quiet=true"]
                     if "update_steps" in spec:
                         options.append("update-steps=%d" % spec["update_steps"])
+                    if spec["model"] == "mamba":
+                        options += args.tcl_args.split()
                     run([os.path.join(bin_dir, "tcl-opt"), model_file,
                          "--tcl-tune=" + " ".join(options), "-o", os.devnull])
                     rounds, final = read_history(history)
@@ -483,7 +491,7 @@ def main():
               "new_target_fraction": args.new_target_fraction,
               "new_target_sampler": args.new_target_sampler,
               "source_targets": args.source_targets.split(","),
-              "batch": args.batch,
+              "batch": args.batch, "tcl_args": args.tcl_args,
               # Repetition r's models were trained with seed r.
               "model_seeds": list(range(args.reps)), "networks": {}}
     for network in networks:

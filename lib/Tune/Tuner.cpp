@@ -107,6 +107,16 @@ private:
                           TuningDatabase &into);
   /// The online update on everything measured for the tuned tasks.
   llvm::Error updateModel();
+  /// The online update of `task`'s own model on its records, if it has
+  /// measured anything since the last (TuneOptions::updateScope "task").
+  llvm::Error updateTaskModel(TuningTask &task);
+  bool updatesPerTask() const { return options.updateScope == "task"; }
+  /// The model that scores `task`'s candidates.
+  CostModel &scorerFor(const TuningTask &task) const {
+    if (scoresWithInitialModel(task))
+      return *initialModel;
+    return task.model ? *task.model : *model;
+  }
   unsigned updateSteps() const { return options.updateStepsFor(*model); }
   /// Whether the model as loaded, rather than the updated one, scores
   /// `task`'s next round: a task with nothing measured gains nothing from
@@ -144,6 +154,8 @@ private:
   std::vector<std::unique_ptr<TuningTask>> tasks;
   std::mt19937_64 random;
   unsigned measuredThisRun = 0;
+  /// Records the last online update learned from (a round's history line).
+  size_t lastUpdateRecords = 0;
   /// This run's time so far, by phase.
   TuningTime spent;
 };
@@ -218,7 +230,9 @@ void Tuner::drawAnchorSchedules() {
       if (seen.insert(task->space().format(*sample)).second)
         schedules.push_back(std::move(*sample));
     }
-    task->appendGroup(anchorSchedules, targetName, schedules,
+    Dataset &anchor =
+        updatesPerTask() ? task->anchorSchedules : anchorSchedules;
+    task->appendGroup(anchor, targetName, schedules,
                       std::vector<double>(schedules.size(), 1.0));
   }
 }
@@ -250,6 +264,8 @@ llvm::Error Tuner::setUp(ModuleOp module) {
   if (options.sampler != "rdu" && options.sampler != "topk")
     return makeError("unknown sampler '" + options.sampler +
                      "' (expected rdu or topk)");
+  if (llvm::Error error = options.checkUpdateScope())
+    return error;
 
   TaskList list;
   list.add(module, options.network, options.minTaskFlops);
@@ -397,6 +413,13 @@ unsigned TuneOptions::updateStepsFor(const CostModel &model) const {
   return updateSteps.value_or(model.onlineUpdateSteps());
 }
 
+llvm::Error TuneOptions::checkUpdateScope() const {
+  if (updateScope == "module" || updateScope == "task")
+    return llvm::Error::success();
+  return makeError("unknown update scope '" + updateScope +
+                   "' (expected module or task)");
+}
+
 std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
                                          bool firstRound) {
   const Space &space = task.space();
@@ -413,7 +436,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   unsigned randomCount =
       std::min<unsigned>(count, std::lround(count * options.randomShare));
   unsigned modelCount = count - randomCount;
-  CostModel &scorer = scoresWithInitialModel(task) ? *initialModel : *model;
+  CostModel &scorer = scorerFor(task);
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
@@ -595,7 +618,30 @@ llvm::Error Tuner::updateModel() {
   UpdateAnchor anchor;
   anchor.initial = initialModel.get();
   anchor.schedules = &anchorSchedules;
+  lastUpdateRecords = data.size();
   return model->update(data, updateSteps(), anchor);
+}
+
+llvm::Error Tuner::updateTaskModel(TuningTask &task) {
+  if (updateSteps() == 0 || task.learned == task.measured.size())
+    return llvm::Error::success();
+  PhaseTimer timer(spent.updating);
+  Dataset data;
+  task.appendTo(data, targetName);
+  if (data.groups.empty())
+    return llvm::Error::success();
+  if (!task.model) {
+    auto copy = (initialModel ? *initialModel : *model).clone();
+    if (!copy)
+      return copy.takeError();
+    task.model = std::move(*copy);
+  }
+  task.learned = task.measured.size();
+  UpdateAnchor anchor;
+  anchor.initial = initialModel.get();
+  anchor.schedules = &task.anchorSchedules;
+  lastUpdateRecords = data.size();
+  return task.model->update(data, updateSteps(), anchor);
 }
 
 TunedTask Tuner::summarize(const TuningTask &task) const {
@@ -759,7 +805,11 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     if (index == tasks.size())
       break;
     TuningTask &task = *tasks[index];
-    if (modelBehind && !scoresWithInitialModel(task)) {
+    lastUpdateRecords = 0;
+    if (updatesPerTask()) {
+      if (llvm::Error error = updateTaskModel(task))
+        return std::move(error);
+    } else if (modelBehind && !scoresWithInitialModel(task)) {
       if (llvm::Error error = updateModel())
         return std::move(error);
       modelBehind = false;
@@ -785,7 +835,8 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
           {"estimated_s", scheduler.estimatedTotal()},
           {"searching_s", spent.searching - before.searching},
           {"measuring_s", spent.measuring - before.measuring},
-          {"updating_s", spent.updating - before.updating}};
+          {"updating_s", spent.updating - before.updating},
+          {"update_records", static_cast<int64_t>(lastUpdateRecords)}};
       if (task.best())
         line["task_best_s"] = task.best()->second;
       *history << llvm::json::Value(std::move(line)) << "\n";
