@@ -41,6 +41,13 @@ comparators; distill always runs, since the checks are about it.
 
 --distill-args adds tcl-train arguments to the distill method's trainings:
 how a variant of the student is measured in the same protocol.
+
+    benchmarks/distillation.py --merge A.json,B.json --out C.json
+
+--merge trains nothing: it joins reports of this benchmark that ran other
+seeds of the same protocol (sequence, sampler, held-out networks and
+distill arguments) into one with the medians over all their seeds, keeping
+the methods and fractions that every report has.
 """
 
 import argparse
@@ -101,7 +108,13 @@ def main():
     parser.add_argument("--distill-args", default="",
                         help="tcl-train arguments added to the distill method's "
                              "trainings (shell words)")
+    parser.add_argument("--merge", help="comma-separated reports of other seeds to "
+                                        "join (nothing is trained)")
     args = parser.parse_args()
+    if args.merge:
+        report = merged_report([load_report(path) for path in args.merge.split(",")])
+        finish(report, args.out)
+        return
     bin_dir = os.path.join(args.build, "bin")
     sequence = args.sequence.split(",")
     fractions = [float(f) for f in args.fractions.split(",")]
@@ -127,14 +140,81 @@ def main():
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         per_seed = list(pool.map(one_seed, seeds))
-    report = median_report(per_seed)
+    finish(median_report(per_seed), args.out)
+
+
+def finish(report, out):
+    """Prints the tables and the checks of `report` and writes it, with its
+    plots beside it."""
     print_tables(report)
     checks(report)
-    with open(args.out, "w") as f:
+    with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    print("\nwrote " + args.out)
-    plot(report, os.path.dirname(os.path.abspath(args.out)),
-         os.path.splitext(os.path.basename(args.out))[0])
+    print("\nwrote " + out)
+    plot(report, os.path.dirname(os.path.abspath(out)),
+         os.path.splitext(os.path.basename(out))[0])
+
+
+def load_report(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as error:
+        sys.exit("--merge: cannot read %s: %s" % (path, error))
+
+
+def per_seed_reports(report):
+    """The single-seed reports that median_report joined into `report`."""
+    def seed_row(row, i):
+        return {key: (row[key + "_per_seed"][i] if key + "_per_seed" in row else value)
+                for key, value in row.items() if not key.endswith("_per_seed")}
+
+    if "seeds" not in report:
+        return [report]
+    singles = []
+    for i, seed in enumerate(report["seeds"]):
+        single = {key: value for key, value in report.items() if key != "seeds"}
+        single["seed"] = seed
+        single["first"] = seed_row(report["first"], i)
+        single["transfers"] = [dict(t, rows=[seed_row(r, i) for r in t["rows"]])
+                               for t in report["transfers"]]
+        single["forgetting"] = [seed_row(r, i) for r in report["forgetting"]]
+        singles.append(single)
+    return singles
+
+
+def merged_report(reports):
+    """One report over every seed of `reports`, which must share the
+    protocol; rows (method, fraction) missing from any report are left out.
+    A report written before --distill-args existed (none recorded) passes
+    as having the same ones."""
+    protocol = lambda r: (r["sequence"], r["sampler"], r["test_networks"], r["model"],
+                          r["chain_fraction"])
+    for report in reports[1:]:
+        if protocol(report) != protocol(reports[0]):
+            sys.exit("--merge: the reports ran different protocols (sequence, sampler, "
+                     "held-out networks, model or chain fraction)")
+    args = {r["distill_args"] for r in reports if r.get("distill_args") is not None}
+    if len(args) > 1:
+        sys.exit("--merge: the reports' distill arguments differ: %s" % sorted(args))
+    singles = [single for report in reports for single in per_seed_reports(report)]
+    seeds = [single["seed"] for single in singles]
+    if len(set(seeds)) != len(seeds):
+        sys.exit("--merge: a seed is in more than one report: %s" % seeds)
+    methods = [m for m in METHODS if all(m in s["methods"] for s in singles)]
+    fractions = sorted(set.intersection(*(set(s["fractions"]) for s in singles)))
+    if not fractions:
+        sys.exit("--merge: the reports have no fraction in common")
+    kept = lambda row: row["method"] in methods and row["fraction"] in fractions
+    for single in singles:
+        single.update(methods=methods, fractions=fractions,
+                      distill_args=next(iter(args), ""))
+        for transfer in single["transfers"]:
+            transfer["rows"] = sorted(filter(kept, transfer["rows"]), key=lambda r: (
+                r["fraction"], METHODS.index(r["method"])))
+        single["forgetting"] = [r for r in single["forgetting"] if r["method"] in methods]
+    singles.sort(key=lambda single: single["seed"])
+    return median_report(singles)
 
 
 def run_sequence(args, bin_dir, db, work, seed, sequence, fractions, methods):
