@@ -90,6 +90,8 @@ NeuralCostModel::distill(const CostModel &teacherModel,
                      std::to_string(teacherModel.parameterCount()) +
                      " parameters, one readout); it is " + modelOptions.kind +
                      " with " + std::to_string(parameterCount()));
+  if (!(weights.studentShare >= 0 && weights.studentShare <= 1))
+    return makeError("the student's share of its weights must be in [0, 1]");
   if (!data.labelled || data.labelled->groups.empty())
     return makeError("distillation needs labelled records of the new target");
   if (!data.transfer || data.transfer->groups.empty())
@@ -222,5 +224,13 @@ TrainingReport NeuralCostModel::distillOrThrow(
     }
     return loss;
   };
-  return trainOrThrow(*data.labelled, data.validation, epochs, extra);
+  TrainingReport report =
+      trainOrThrow(*data.labelled, data.validation, epochs, extra);
+  if (weights.studentShare < 1) {
+    torch::NoGradGuard noGrad;
+    for (auto [own, theirs] :
+         llvm::zip(network->parameters(), teacher.network->parameters()))
+      own.mul_(weights.studentShare).add_(theirs, 1 - weights.studentShare);
+  }
+  return report;
 }

@@ -169,6 +169,11 @@ static cl::opt<double> replayRepresentationWeight(
 static cl::opt<double> replayWeight(
     cl::cat(category), "replay-weight", cl::init(DistillationOptions().replayWeight),
     cl::desc("--distill: weight of the ranking loss on the replay"));
+static cl::opt<double> studentShare(
+    cl::cat(category), "distill-student-share",
+    cl::init(DistillationOptions().studentShare),
+    cl::desc("--distill: the student's share of its final weights, the "
+             "teacher's the rest (1: the student as trained)"));
 static cl::opt<unsigned> replayTrials(
     cl::cat(category), "replay-tuning", cl::init(0),
     cl::desc("After training or loading, replay tuning with this many trials "
@@ -453,6 +458,7 @@ int main(int argc, char **argv) {
       weights.replayScoreWeight = replayScoreWeight;
       weights.replayRepresentationWeight = replayRepresentationWeight;
       weights.replayWeight = replayWeight;
+      weights.studentShare = studentShare;
       llvm::errs() << llvm::format(
           "tcl-train: distilling onto %s from %zu labelled records, %zu "
           "schedules and a replay of %zu records\n",

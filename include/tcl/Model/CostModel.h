@@ -121,6 +121,12 @@ struct DistillationOptions {
   double replayRepresentationWeight = 0.5;
   /// Ranking loss on the replay of earlier targets; 0 turns the replay off.
   double replayWeight = 1.0;
+  /// The student's share of its final weights, the teacher's the rest
+  /// (weight-space ensembling, WiSE-FT): 1 keeps the student as trained.
+  /// A student of a few tasks moves far from a teacher that knew many;
+  /// interpolating the two keeps the size and can rank unseen tasks better
+  /// than either.
+  double studentShare = 1.0;
 };
 
 /// What holds a tuner's online update to what the model knew before tuning.
