@@ -70,7 +70,7 @@ median run is such a run). Prints a table and writes JSON.
 
     benchmarks/tuning.py [--build build] [--networks resnet50,bert_base]
         [--methods tcl,tenset-mlp,xgboost,random] [--trials 1000] [--reps 3]
-        [--tcl-args "update-scope=task"]
+        [--tcl-args "update-steps=20"]
         [--work tuning-work] [--remeasure-passes 5]
         [--out docs/results/tuning.json]
 """
@@ -430,7 +430,7 @@ def main():
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--tcl-args", default="",
                         help="more --tcl-tune options for tcl's methods (tcl, "
-                        "tcl-distilled, tcl-scratch), e.g. 'update-scope=task'; "
+                        "tcl-distilled, tcl-scratch), e.g. 'update-steps=20'; "
                         "the baselines tune as their papers do. Give each "
                         "setting its own --work")
     parser.add_argument("--reps", type=int, default=3)

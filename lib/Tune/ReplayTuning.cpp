@@ -25,11 +25,6 @@ struct ReplayedTask {
   std::vector<double> bestAfterTrial;
   /// As TuningTask::roundsWithoutGain: a stalled task takes the top-k.
   unsigned roundsWithoutGain = 0;
-  /// As TuningTask's, with TuneOptions::updateScope "task": the task's own
-  /// model, how many of `measured` it learned from, and its anchor.
-  std::unique_ptr<CostModel> model;
-  size_t learned = 0;
-  Dataset anchorSchedules;
 
   size_t records() const { return group->end - group->begin; }
   bool done(unsigned trials) const {
@@ -57,8 +52,6 @@ llvm::Expected<std::vector<ReplayPoint>>
 tcl::replayTuning(CostModel &model, const Dataset &tasks,
                   const ReplayOptions &options) {
   const TuneOptions &tuner = options.tuner;
-  if (llvm::Error error = tuner.checkUpdateScope())
-    return std::move(error);
   unsigned updateSteps = tuner.updateStepsFor(model);
   std::mt19937_64 random(tuner.seed);
   std::vector<ReplayedTask> replayed;
@@ -74,7 +67,6 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
   // The anchor, as the tuner's: the model as it starts, and a sample of
   // every task's schedules standing in for the tuner's random draws from
   // its space.
-  bool updatesPerTask = tuner.updateScope == "task";
   std::unique_ptr<CostModel> initial;
   Dataset anchorSchedules;
   UpdateAnchor anchor;
@@ -84,13 +76,11 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
       return copy.takeError();
     initial = std::move(*copy);
     std::vector<size_t> sample;
-    for (ReplayedTask &task : replayed) {
-      std::vector<size_t> records(task.records());
-      std::iota(records.begin(), records.end(), task.group->begin);
+    for (const DatasetGroup &group : tasks.groups) {
+      std::vector<size_t> records(group.end - group.begin);
+      std::iota(records.begin(), records.end(), group.begin);
       std::shuffle(records.begin(), records.end(), random);
       records.resize(std::min<size_t>(records.size(), tuner.anchorSchedules));
-      if (updatesPerTask)
-        task.anchorSchedules = tasks.select(records);
       sample.insert(sample.end(), records.begin(), records.end());
     }
     anchorSchedules = tasks.select(sample);
@@ -105,29 +95,7 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
     const DatasetGroup &group = *task.group;
     bool firstRound = task.measured.empty();
     bool initialScores = firstRound && initial;
-    if (updatesPerTask) {
-      // As Tuner::updateTaskModel: a copy of the model as loaded, updated
-      // on this task's records alone.
-      if (updateSteps && task.learned < task.measured.size() &&
-          task.measured.size() >= 2) {
-        if (!task.model) {
-          auto copy = (initial ? *initial : model).clone();
-          if (!copy)
-            return copy.takeError();
-          task.model = std::move(*copy);
-        }
-        std::vector<size_t> own;
-        for (size_t i : task.measured)
-          own.push_back(group.begin + i);
-        UpdateAnchor ownAnchor;
-        ownAnchor.initial = initial.get();
-        ownAnchor.schedules = &task.anchorSchedules;
-        task.learned = task.measured.size();
-        if (llvm::Error error =
-                task.model->update(tasks.select(own), updateSteps, ownAnchor))
-          return error;
-      }
-    } else if (modelBehind && !initialScores && updateSteps) {
+    if (modelBehind && !initialScores && updateSteps) {
       if (llvm::Error error =
               model.update(tasks.select(allMeasured), updateSteps, anchor))
         return error;
@@ -146,8 +114,7 @@ tcl::replayTuning(CostModel &model, const Dataset &tasks,
                       tasks.lengths.data() + group.begin, task.records(),
                       tasks.length, group.target};
     // As the tuner: the model as loaded scores a task's first round.
-    CostModel &scorer =
-        initialScores ? *initial : task.model ? *task.model : model;
+    CostModel &scorer = initialScores ? *initial : model;
     std::vector<float> scores = scorer.predict(all);
     std::vector<size_t> unmeasured;
     for (size_t i = 0; i < task.records(); ++i)

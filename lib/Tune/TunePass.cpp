@@ -71,7 +71,6 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     if (updateSteps >= 0)
       options.updateSteps = static_cast<unsigned>(updateSteps);
     options.anchoredUpdate = updateAnchor;
-    options.updateScope = updateScope;
     options.workers = workers;
     options.seed = seed;
     if (repeats > 0)

@@ -107,16 +107,6 @@ private:
                           TuningDatabase &into);
   /// The online update on everything measured for the tuned tasks.
   llvm::Error updateModel();
-  /// The online update of `task`'s own model on its records, if it has
-  /// measured anything since the last (TuneOptions::updateScope "task").
-  llvm::Error updateTaskModel(TuningTask &task);
-  bool updatesPerTask() const { return options.updateScope == "task"; }
-  /// The model that scores `task`'s candidates.
-  CostModel &scorerFor(const TuningTask &task) const {
-    if (scoresWithInitialModel(task))
-      return *initialModel;
-    return task.model ? *task.model : *model;
-  }
   unsigned updateSteps() const { return options.updateStepsFor(*model); }
   /// Whether the model as loaded, rather than the updated one, scores
   /// `task`'s next round: a task with nothing measured gains nothing from
@@ -230,9 +220,7 @@ void Tuner::drawAnchorSchedules() {
       if (seen.insert(task->space().format(*sample)).second)
         schedules.push_back(std::move(*sample));
     }
-    Dataset &anchor =
-        updatesPerTask() ? task->anchorSchedules : anchorSchedules;
-    task->appendGroup(anchor, targetName, schedules,
+    task->appendGroup(anchorSchedules, targetName, schedules,
                       std::vector<double>(schedules.size(), 1.0));
   }
 }
@@ -264,8 +252,6 @@ llvm::Error Tuner::setUp(ModuleOp module) {
   if (options.sampler != "rdu" && options.sampler != "topk")
     return makeError("unknown sampler '" + options.sampler +
                      "' (expected rdu or topk)");
-  if (llvm::Error error = options.checkUpdateScope())
-    return error;
 
   TaskList list;
   list.add(module, options.network, options.minTaskFlops);
@@ -413,13 +399,6 @@ unsigned TuneOptions::updateStepsFor(const CostModel &model) const {
   return updateSteps.value_or(model.onlineUpdateSteps());
 }
 
-llvm::Error TuneOptions::checkUpdateScope() const {
-  if (updateScope == "module" || updateScope == "task")
-    return llvm::Error::success();
-  return makeError("unknown update scope '" + updateScope +
-                   "' (expected module or task)");
-}
-
 std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
                                          bool firstRound) {
   const Space &space = task.space();
@@ -436,7 +415,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   unsigned randomCount =
       std::min<unsigned>(count, std::lround(count * options.randomShare));
   unsigned modelCount = count - randomCount;
-  CostModel &scorer = scorerFor(task);
+  CostModel &scorer = scoresWithInitialModel(task) ? *initialModel : *model;
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
@@ -622,28 +601,6 @@ llvm::Error Tuner::updateModel() {
   return model->update(data, updateSteps(), anchor);
 }
 
-llvm::Error Tuner::updateTaskModel(TuningTask &task) {
-  if (updateSteps() == 0 || task.learned == task.measured.size())
-    return llvm::Error::success();
-  PhaseTimer timer(spent.updating);
-  Dataset data;
-  task.appendTo(data, targetName);
-  if (data.groups.empty())
-    return llvm::Error::success();
-  if (!task.model) {
-    auto copy = (initialModel ? *initialModel : *model).clone();
-    if (!copy)
-      return copy.takeError();
-    task.model = std::move(*copy);
-  }
-  task.learned = task.measured.size();
-  UpdateAnchor anchor;
-  anchor.initial = initialModel.get();
-  anchor.schedules = &task.anchorSchedules;
-  lastUpdateRecords = data.size();
-  return task.model->update(data, updateSteps(), anchor);
-}
-
 TunedTask Tuner::summarize(const TuningTask &task) const {
   TunedTask tuned;
   tuned.key = task.info.key;
@@ -806,10 +763,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
       break;
     TuningTask &task = *tasks[index];
     lastUpdateRecords = 0;
-    if (updatesPerTask()) {
-      if (llvm::Error error = updateTaskModel(task))
-        return std::move(error);
-    } else if (modelBehind && !scoresWithInitialModel(task)) {
+    if (modelBehind && !scoresWithInitialModel(task)) {
       if (llvm::Error error = updateModel())
         return std::move(error);
       modelBehind = false;

@@ -11,7 +11,6 @@
 
 #include "tcl/Features/TaskFeaturizer.h"
 #include "tcl/Measure/TaskList.h"
-#include "tcl/Model/CostModel.h"
 #include "tcl/Model/Dataset.h"
 #include "tcl/Run/Candidate.h"
 #include "tcl/Target/CpuTarget.h"
@@ -66,13 +65,6 @@ public:
   /// they failed or oneDNN has no primitive for the task).
   std::optional<double> defaultSeconds, onednnSeconds;
   bool defaultMeasured = false, onednnMeasured = false;
-  /// With TuneOptions::updateScope "task": this task's copy of the model,
-  /// updated on its records alone (null until its first update), how many
-  /// of `measured` it has learned from, and the random schedules its
-  /// update is held to the loaded model's view of.
-  std::unique_ptr<CostModel> model;
-  size_t learned = 0;
-  Dataset anchorSchedules;
 
   const Space &space() const { return featurizer->space(); }
   /// Adds a record read back or just measured.

@@ -189,10 +189,6 @@ static cl::opt<bool> replayAnchor(
     cl::cat(category), "replay-anchor", cl::init(TuneOptions().anchoredUpdate),
     cl::desc("--replay-tuning: hold the online update to the model as it "
              "started"));
-static cl::opt<std::string> replayUpdateScope(
-    cl::cat(category), "replay-update-scope", cl::init(TuneOptions().updateScope),
-    cl::desc("--replay-tuning: whose records the online update learns from, "
-             "module (one model) or task (a copy of the model per task)"));
 static cl::opt<uint64_t> seed(cl::cat(category), "seed", cl::desc("Seed of initialization, batches and split"),
                               cl::init(0));
 static cl::opt<unsigned> threads(cl::cat(category), "num-threads", cl::desc("Threads for training and inference"),
@@ -499,19 +495,17 @@ int main(int argc, char **argv) {
     if (replayUpdateSteps >= 0)
       options.tuner.updateSteps = static_cast<unsigned>(replayUpdateSteps);
     options.tuner.anchoredUpdate = replayAnchor;
-    options.tuner.updateScope = replayUpdateScope;
     options.tuner.seed = seed;
     auto points = replayTuning(*model, testPart, options);
     if (!points)
       return fail(llvm::toString(points.takeError()));
     replay = std::move(*points);
     llvm::outs() << llvm::format(
-        "replayed tuning of %zu tasks (%s, %u update steps%s%s): best found / "
+        "replayed tuning of %zu tasks (%s, %u update steps%s): best found / "
         "best record\n",
         testPart.groups.size(), replaySampler.c_str(),
         options.tuner.updateStepsFor(*model),
-        replayAnchor ? ", anchored" : "",
-        replayUpdateScope == "task" ? ", per task" : "");
+        replayAnchor ? ", anchored" : "");
     for (const ReplayPoint &point : replay) {
       if (point.trials & (point.trials - 1) && point.trials != replayTrials)
         continue; // powers of two and the last

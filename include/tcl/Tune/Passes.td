@@ -70,11 +70,6 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"updateAnchor", "update-anchor", "bool", /*default=*/"true",
            "Hold the online update to the model as loaded, by distillation "
            "on random schedules of every task">,
-    Option<"updateScope", "update-scope", "std::string",
-           /*default=*/"\"module\"",
-           "Whose records the online update learns from: module (one model "
-           "for every task) or task (a copy of the model per task, updated "
-           "on its own records)">,
     Option<"workers", "workers", "unsigned", /*default=*/"1",
            "Processes building candidates at once">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0", "Seed of the search">,

@@ -116,15 +116,6 @@ struct TuneOptions {
   /// let the model as loaded score each task's first round.
   bool anchoredUpdate = true;
   unsigned anchorSchedules = 64;
-  /// Whose records the online update learns from. "module": one model,
-  /// updated on every tuned task's records. "task": each task gets its own
-  /// copy of the model as loaded, updated on that task's records alone and
-  /// held to the loaded model on that task's anchor schedules. Tuned alone,
-  /// a ResNet-50 convolution's first update on its own four records opened
-  /// the register tiles its best schedules need; updated among the
-  /// network's 31 tasks, the same model never proposed them
-  /// (docs/results/tuning_znver5.md).
-  std::string updateScope = "module";
   /// Processes building candidates at once (timings never overlap).
   unsigned workers = 1;
   uint64_t seed = 0;
@@ -163,8 +154,6 @@ struct TuneOptions {
   /// The online update's gradient steps for `model`: `updateSteps`, or the
   /// model's own when unset.
   unsigned updateStepsFor(const CostModel &model) const;
-  /// An error naming `updateScope` unless it is "module" or "task".
-  llvm::Error checkUpdateScope() const;
 };
 
 /// What tuning found for one task.
