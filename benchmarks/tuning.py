@@ -80,7 +80,6 @@ import json
 import math
 import os
 import random
-import shlex
 import sqlite3
 import statistics
 import subprocess
@@ -145,8 +144,7 @@ def method_model(bin_dir, work, method, args, seed):
     teacher = trained_model(bin_dir, work, spec["model"] + "-teacher",
                             held_out + ["--targets=" + args.source_targets], seed)
     return trained_model(bin_dir, work, "%s-distilled%s" % (spec["model"], share_of(args)),
-                         held_out + few + ["--distill=" + teacher] +
-                         shlex.split(args.distill_args), seed)
+                         held_out + few + ["--distill=" + teacher], seed)
 
 
 def share_of(args):
@@ -435,10 +433,6 @@ def main():
                         "tcl-distilled, tcl-scratch), e.g. 'update-steps=20'; "
                         "the baselines tune as their papers do. Give each "
                         "setting its own --work")
-    parser.add_argument("--distill-args", default="",
-                        help="more tcl-train options for tcl-distilled's student, "
-                        "e.g. '--distill-start-share=0.5'. Give each setting its "
-                        "own --work")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--work", default="tuning-work",
                         help="databases, histories and models (kept, for resuming)")
@@ -498,7 +492,6 @@ def main():
               "new_target_sampler": args.new_target_sampler,
               "source_targets": args.source_targets.split(","),
               "batch": args.batch, "tcl_args": args.tcl_args,
-              "distill_args": args.distill_args,
               # Repetition r's models were trained with seed r.
               "model_seeds": list(range(args.reps)), "networks": {}}
     for network in networks:

@@ -92,9 +92,6 @@ NeuralCostModel::distill(const CostModel &teacherModel,
                      " with " + std::to_string(parameterCount()));
   if (!(weights.studentShare >= 0 && weights.studentShare <= 1))
     return makeError("the student's share of its weights must be in [0, 1]");
-  if (!(weights.startShare >= 0 && weights.startShare <= 1))
-    return makeError("the teacher's share of the student's starting weights "
-                     "must be in [0, 1]");
   if (!data.labelled || data.labelled->groups.empty())
     return makeError("distillation needs labelled records of the new target");
   if (!data.transfer || data.transfer->groups.empty())
@@ -109,17 +106,6 @@ NeuralCostModel::distill(const CostModel &teacherModel,
   }
 }
 
-void NeuralCostModel::shrinkAndPerturb(double keep) {
-  // The same network, initialized as training from scratch with this
-  // model's seed would initialize it.
-  std::unique_ptr<CostModel> fresh = cantFail(createNeuralModel(modelOptions));
-  torch::NoGradGuard noGrad;
-  for (auto [own, initial] :
-       llvm::zip(network->parameters(),
-                 static_cast<NeuralCostModel &>(*fresh).network->parameters()))
-    own.mul_(keep).add_(initial, 1 - keep);
-}
-
 TrainingReport NeuralCostModel::distillOrThrow(
     const NeuralCostModel &teacher, const DistillationData &data,
     const DistillationOptions &weights, unsigned epochs) {
@@ -127,8 +113,6 @@ TrainingReport NeuralCostModel::distillOrThrow(
     if (!llvm::is_contained(trainedTargets, target))
       trainedTargets.push_back(target);
   useThreads(modelOptions.threads);
-  if (weights.startShare < 1)
-    shrinkAndPerturb(weights.startShare);
   // A set of schedules with the teacher's view of it, computed once (the
   // teacher does not change), and per sample how much that view counts.
   struct Anchored {

@@ -67,9 +67,6 @@ private:
                             const torch::Tensor &labels) const;
   /// Groups per batch and samples drawn from each for `data`.
   std::pair<unsigned, unsigned> batchShape(const Dataset &data) const;
-  /// Weights `keep` x their own plus (1 - `keep`) x a fresh
-  /// initialization's (DistillationOptions::startShare).
-  void shrinkAndPerturb(double keep);
   /// distill() for `epochs` epochs (the online update's anchored steps).
   TrainingReport distillOrThrow(const NeuralCostModel &teacher,
                                 const DistillationData &data,

@@ -174,12 +174,6 @@ static cl::opt<double> studentShare(
     cl::init(DistillationOptions().studentShare),
     cl::desc("--distill: the student's share of its final weights, the "
              "teacher's the rest (1: the student as trained)"));
-static cl::opt<double> startShare(
-    cl::cat(category), "distill-start-share",
-    cl::init(DistillationOptions().startShare),
-    cl::desc("--distill: the teacher's share of the student's starting "
-             "weights, a fresh initialization's the rest (1: a copy of the "
-             "teacher)"));
 static cl::opt<unsigned> replayTrials(
     cl::cat(category), "replay-tuning", cl::init(0),
     cl::desc("After training or loading, replay tuning with this many trials "
@@ -461,7 +455,6 @@ int main(int argc, char **argv) {
       weights.replayRepresentationWeight = replayRepresentationWeight;
       weights.replayWeight = replayWeight;
       weights.studentShare = studentShare;
-      weights.startShare = startShare;
       llvm::errs() << llvm::format(
           "tcl-train: distilling onto %s from %zu labelled records, %zu "
           "schedules and a replay of %zu records\n",

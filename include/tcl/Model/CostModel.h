@@ -128,14 +128,6 @@ struct DistillationOptions {
   /// points of v3 instead of 2.32, and ranked znver5 7 points of top-1
   /// worse (docs/results/distillation.md).
   double studentShare = 1.0;
-  /// The teacher's share of the student's starting weights, a fresh
-  /// initialization's the rest (shrink and perturb, Ash & Adams 2020): 1
-  /// starts the student as a copy of the teacher. A warm-started student
-  /// learns the few new labels' common lesson more firmly than a fresh one
-  /// and ranks a task's frontier worse than its teacher did: on ResNet-50's
-  /// znver5 tuning runs, the task whose best tile the distilled tuner never
-  /// measured (docs/results/tuning_znver5.md).
-  double startShare = 1.0;
 };
 
 /// What holds a tuner's online update to what the model knew before tuning.
