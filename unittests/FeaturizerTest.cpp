@@ -170,6 +170,44 @@ TEST_F(FeaturizerTest, HardwareTokenDistinguishesTargets) {
   EXPECT_EQ(narrow.values[kFeatureSize + token::kNumeric + 6], 0.0f);
 }
 
+TEST_F(FeaturizerTest, VectorizeTokenMeasuresRegistersAgainstTheRegisterFile) {
+  auto vectorNumbers = [](const TokenSequence &sequence) {
+    EXPECT_EQ(kindOf(sequence, sequence.length - 1), TokenKind::Vectorize);
+    return sequence.values + (sequence.length - 1) * kFeatureSize + token::kNumeric;
+  };
+  // AVX2, 16 registers of 8 lanes: a 6 x 16 tile holds 12 accumulators,
+  // and 15 registers live with the B row and the broadcast.
+  TokenSequence avx2 = featurize(kPlain);
+  const float *sixBySixteen = vectorNumbers(avx2);
+  EXPECT_FLOAT_EQ(sixBySixteen[0], std::log2(96.0f / 128.0f) / 8);
+  EXPECT_FLOAT_EQ(sixBySixteen[1], 12.0f / 16.0f / 2.0f);
+  EXPECT_FLOAT_EQ(sixBySixteen[6], 15.0f / 16.0f / 2.0f);
+  EXPECT_EQ(sixBySixteen[8], 0.0f);
+  // 3 x 32: the same 12 accumulators, but 17 live registers spill.
+  TokenSequence wide = featurize("cache_m=64,cache_n=128,cache_k=256,order=0,"
+                                 "reg_m=3,reg_n=32,reg_k=1,pack_b=0,cache_panels=1");
+  EXPECT_FLOAT_EQ(vectorNumbers(wide)[1], 12.0f / 16.0f / 2.0f);
+  EXPECT_EQ(vectorNumbers(wide)[8], 1.0f);
+
+  // AVX-512, 32 registers of 16 lanes: a 12 x 32 tile fills the register
+  // file as 6 x 16 fills AVX2's, and reads the same; its 24 accumulators
+  // are not new ground for a model that knew only 16 registers.
+  auto avx512 = CpuTarget::resolve("znver5", "", 1);
+  ASSERT_TRUE(static_cast<bool>(avx512));
+  auto zen5 = TaskFeaturizer::create(*context, kMatmul, key, *avx512, "znver5");
+  ASSERT_TRUE(static_cast<bool>(zen5));
+  TokenSequence twelveByThirtyTwo;
+  ASSERT_FALSE(static_cast<bool>((*zen5)->featurize(
+      schedule("cache_m=64,cache_n=128,cache_k=256,order=0,reg_m=12,"
+               "reg_n=32,reg_k=1,pack_b=0,cache_panels=1"),
+      twelveByThirtyTwo)));
+  const float *filled = vectorNumbers(twelveByThirtyTwo);
+  EXPECT_FLOAT_EQ(filled[0], sixBySixteen[0]);
+  EXPECT_FLOAT_EQ(filled[1], sixBySixteen[1]);
+  EXPECT_FLOAT_EQ(filled[6], 27.0f / 32.0f / 2.0f);
+  EXPECT_EQ(filled[8], 0.0f);
+}
+
 TEST_F(FeaturizerTest, HardwareTokenDescribesTheMachinesCaches) {
   // The same target on a Zen 5 (48 KiB L1, 1 MiB L2) and on a CPU the table
   // does not list (typical 32 KiB / 512 KiB): the caches come from the CPU

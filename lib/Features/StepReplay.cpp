@@ -3,7 +3,7 @@
 // Replays a schedule's steps on loop extents: each step's token describes
 // the tile it leaves (sizes against the problem, data footprint against
 // the register file and caches, trip counts, remainders) and the final
-// vectorized op (vector width against the target's).
+// vectorized op (its registers against the target's register file).
 //
 //===----------------------------------------------------------------------===//
 
@@ -256,17 +256,28 @@ private:
     for (const ScheduleFeaturizer::Access &access : f.accesses)
       if (access.isOutput)
         outputElements += elementsOf(access, tileExtents);
-    double registers = std::ceil(outputElements / static_cast<double>(f.lanes));
+    double accumulators = std::ceil(outputElements / static_cast<double>(f.lanes));
     int64_t innermost = innermostOutputExtent(tileExtents);
+    // A reducing op's register tile stays live across the reduction loops
+    // (tiled to reg_k or not), with a row of the other operand's vectors
+    // and a broadcast.
+    double live = accumulators;
+    if (llvm::is_contained(f.isReduction, true))
+      live += std::ceil(static_cast<double>(innermost) / f.lanes) + 1;
+    // Register counts enter only against the register file: a model that
+    // learned "16 accumulators" on 16-register targets must read a 32-register
+    // target's 28 as the same half-empty-or-full question, not as new ground.
+    double registerFile = f.hardware.vectorRegisters;
     float *numeric = token + token::kNumeric;
-    numeric[0] = log2Scaled(parallel, 12);
-    numeric[1] = static_cast<float>(
-        std::min(4.0, registers / f.hardware.vectorRegisters) / 4.0);
+    numeric[0] = logRatio(parallel, registerFile * f.lanes);
+    numeric[1] = static_cast<float>(std::min(2.0, accumulators / registerFile) / 2.0);
     numeric[2] = std::min(4.0f, static_cast<float>(innermost) /
                                     static_cast<float>(f.lanes)) / 4.0f;
     numeric[3] = innermost % f.lanes == 0 ? 1.0f : 0.0f;
     numeric[4] = log2Scaled(reduction, 12);
     numeric[5] = log2Scaled(footprint(tileExtents), 32);
+    numeric[6] = static_cast<float>(std::min(2.0, live / registerFile) / 2.0);
+    numeric[8] = live > registerFile ? 1.0f : 0.0f;
     numeric[7] = remainderFraction;
   }
 
