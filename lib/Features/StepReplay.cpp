@@ -248,9 +248,11 @@ private:
   void vectorize(float *token) {
     std::vector<int64_t> tileExtents = taskExtents();
     double parallel = 1, reduction = 1;
+    bool reduces = false;
     for (auto [loop, extent] : llvm::enumerate(tileExtents)) {
       token[token::kLoopLog + slot(loop)] += log2Scaled(extent, 12);
       (f.isReduction[loop] ? reduction : parallel) *= static_cast<double>(extent);
+      reduces |= f.isReduction[loop];
     }
     double outputElements = 0;
     for (const ScheduleFeaturizer::Access &access : f.accesses)
@@ -262,7 +264,7 @@ private:
     // (tiled to reg_k or not), with a row of the other operand's vectors
     // and a broadcast.
     double live = accumulators;
-    if (llvm::is_contained(f.isReduction, true))
+    if (reduces)
       live += std::ceil(static_cast<double>(innermost) / f.lanes) + 1;
     // Register counts enter only against the register file: a model that
     // learned "16 accumulators" on 16-register targets must read a 32-register
@@ -277,8 +279,8 @@ private:
     numeric[4] = log2Scaled(reduction, 12);
     numeric[5] = log2Scaled(footprint(tileExtents), 32);
     numeric[6] = static_cast<float>(std::min(2.0, live / registerFile) / 2.0);
-    numeric[8] = live > registerFile ? 1.0f : 0.0f;
     numeric[7] = remainderFraction;
+    numeric[8] = live > registerFile ? 1.0f : 0.0f;
   }
 
   const ScheduleFeaturizer &f;
