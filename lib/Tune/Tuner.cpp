@@ -25,6 +25,7 @@
 #include "tcl/Target/Machine.h"
 #include "tcl/Target/TargetSpec.h"
 #include "tcl/Tune/BatchPicking.h"
+#include "tcl/Tune/Exploration.h"
 #include "tcl/Tune/TaskScheduler.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -419,8 +420,9 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
+  std::vector<Assignment> seeds = task.bestAssignments(16);
   std::vector<ScoredSchedule> pool =
-      evolve(space, task.bestAssignments(16), score, task.measured,
+      evolve(space, seeds, score, task.measured,
              std::max(modelCount, modelCount * options.poolFactor),
              options.evolution, random);
 
@@ -437,7 +439,17 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
                      options.samplerAfter(task.roundsWithoutGain), rdu,
                      /*exploit=*/firstRound))
     take(candidates[index]);
-  // The random share, and whatever the pool could not fill.
+  // The random share: options this task has never measured first, in a
+  // random order, then draws from the whole space, which also fill what the
+  // pool could not.
+  std::vector<Assignment> untried =
+      untriedOptionNeighbours(space, seeds, task.measuredAssignments());
+  std::shuffle(untried.begin(), untried.end(), random);
+  for (const Assignment &neighbour : untried) {
+    if (batch.size() >= count)
+      break;
+    take(neighbour);
+  }
   for (unsigned attempt = 0; batch.size() < count && attempt < 64 * count;
        ++attempt) {
     std::optional<Assignment> draw = space.sample(random());

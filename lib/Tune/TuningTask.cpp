@@ -92,6 +92,14 @@ std::vector<Assignment> TuningTask::bestAssignments(size_t count) const {
   return result;
 }
 
+std::vector<Assignment> TuningTask::measuredAssignments() const {
+  std::vector<Assignment> result;
+  for (const std::string &text : measured)
+    if (std::optional<Assignment> parsed = parse(text))
+      result.push_back(std::move(*parsed));
+  return result;
+}
+
 OwnedBatch TuningTask::featurize(llvm::ArrayRef<Assignment> schedules) const {
   std::vector<TokenSequence> sequences(schedules.size());
   OwnedBatch batch;

@@ -78,6 +78,8 @@ public:
   double bestSeconds() const;
   /// The `count` fastest valid schedules, fastest first.
   std::vector<Assignment> bestAssignments(size_t count) const;
+  /// Every schedule measured, valid or not, back in this space.
+  std::vector<Assignment> measuredAssignments() const;
   /// A schedule as the database stores it, back in this space; none if it
   /// is not one of the space's.
   std::optional<Assignment> parse(llvm::StringRef text) const;

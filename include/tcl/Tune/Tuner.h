@@ -104,8 +104,10 @@ struct TuneOptions {
   /// measurements is as much the luckiest as the best
   /// (docs/results/tuning.md). Confirmations are records, not trials.
   unsigned confirmations = 2;
-  /// Share of each batch drawn uniformly from the space (Ansor's
-  /// epsilon-greedy), so a wrong model cannot starve the search.
+  /// Share of each batch the model does not choose (Ansor's epsilon-greedy),
+  /// so a wrong model cannot starve the search: first schedules that give a
+  /// knob an option the task has never measured (Exploration.h), then
+  /// uniform draws from the space.
   double randomShare = 0.1;
   /// Gradient steps of the online update (0: no update). It runs before a
   /// round that the updated model scores, on everything measured so far.
