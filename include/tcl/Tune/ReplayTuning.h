@@ -18,7 +18,9 @@
 // - after each trial of a task, the best latency found so far is known.
 //
 // What it cannot show is the search itself: the tuner's evolution proposes
-// schedules no dataset holds.
+// schedules no dataset holds, and its random share starts with options a
+// task has never measured (Exploration.h), where the replay's draws the
+// task's records at random.
 //
 //===----------------------------------------------------------------------===//
 
