@@ -439,16 +439,17 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
                      options.samplerAfter(task.roundsWithoutGain), rdu,
                      /*exploit=*/firstRound))
     take(candidates[index]);
-  // The random share: options this task has never measured first, in a
-  // random order, then draws from the whole space, which also fill what the
-  // pool could not.
-  std::vector<Assignment> untried =
+  // The random share: options this task has never measured first, those
+  // of the knobs that have mattered most first, then draws from the whole
+  // space, which also fill what the pool could not.
+  std::vector<UntriedOption> untried =
       untriedOptionNeighbours(space, seeds, task.measuredAssignments());
-  std::shuffle(untried.begin(), untried.end(), random);
-  for (const Assignment &neighbour : untried) {
+  orderForExploration(untried, knobInfluence(space, task.timedAssignments()),
+                      random);
+  for (const UntriedOption &option : untried) {
     if (batch.size() >= count)
       break;
-    take(neighbour);
+    take(option.schedule);
   }
   for (unsigned attempt = 0; batch.size() < count && attempt < 64 * count;
        ++attempt) {

@@ -100,6 +100,15 @@ std::vector<Assignment> TuningTask::measuredAssignments() const {
   return result;
 }
 
+std::vector<std::pair<Assignment, double>>
+TuningTask::timedAssignments() const {
+  std::vector<std::pair<Assignment, double>> result;
+  for (const auto &[text, seconds] : valid)
+    if (std::optional<Assignment> parsed = parse(text))
+      result.push_back({std::move(*parsed), seconds});
+  return result;
+}
+
 OwnedBatch TuningTask::featurize(llvm::ArrayRef<Assignment> schedules) const {
   std::vector<TokenSequence> sequences(schedules.size());
   OwnedBatch batch;

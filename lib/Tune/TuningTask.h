@@ -80,6 +80,8 @@ public:
   std::vector<Assignment> bestAssignments(size_t count) const;
   /// Every schedule measured, valid or not, back in this space.
   std::vector<Assignment> measuredAssignments() const;
+  /// The valid schedules with their latencies, back in this space.
+  std::vector<std::pair<Assignment, double>> timedAssignments() const;
   /// A schedule as the database stores it, back in this space; none if it
   /// is not one of the space's.
   std::optional<Assignment> parse(llvm::StringRef text) const;
