@@ -19,7 +19,7 @@
 //
 // What it cannot show is the search itself: the tuner's evolution proposes
 // schedules no dataset holds, and its random share starts with options a
-// task has never measured (Exploration.h), where the replay's draws the
+// task has never measured (Exploration.h), where the replay draws the
 // task's records at random.
 //
 //===----------------------------------------------------------------------===//
