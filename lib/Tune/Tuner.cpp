@@ -442,14 +442,16 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   // The random share: options this task has never measured first, those
   // of the knobs that have mattered most first, then draws from the whole
   // space, which also fill what the pool could not.
-  std::vector<UntriedOption> untried =
-      untriedOptionNeighbours(space, seeds, task.measuredAssignments());
-  orderForExploration(untried, knobInfluence(space, task.timedAssignments()),
-                      random);
-  for (const UntriedOption &option : untried) {
-    if (batch.size() >= count)
-      break;
-    take(option.schedule);
+  if (batch.size() < count) {
+    std::vector<UntriedOption> untried =
+        untriedOptionNeighbours(space, seeds, task.measuredAssignments());
+    orderForExploration(untried, knobInfluence(space, task.timedAssignments()),
+                        random);
+    for (const UntriedOption &option : untried) {
+      if (batch.size() >= count)
+        break;
+      take(option.schedule);
+    }
   }
   for (unsigned attempt = 0; batch.size() < count && attempt < 64 * count;
        ++attempt) {
