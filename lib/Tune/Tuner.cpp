@@ -420,7 +420,16 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   auto score = [&](llvm::ArrayRef<Assignment> schedules) {
     return scorer.predict(task.featurize(schedules).view());
   };
-  std::vector<Assignment> seeds = task.bestAssignments(16);
+  // One parse of the task's valid schedules serves the seeds, the diversity
+  // reference and the knobs' influence.
+  std::vector<std::pair<Assignment, double>> timed = task.timedAssignments();
+  auto fastest = [&](size_t count) {
+    std::vector<Assignment> result;
+    for (const auto &entry : llvm::ArrayRef(timed).take_front(count))
+      result.push_back(entry.first);
+    return result;
+  };
+  std::vector<Assignment> seeds = fastest(16);
   std::vector<ScoredSchedule> pool =
       evolve(space, seeds, score, task.measured,
              std::max(modelCount, modelCount * options.poolFactor),
@@ -430,7 +439,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   for (const ScoredSchedule &candidate : pool)
     candidates.push_back(candidate.assignment);
   // Diversity is measured against what this task already has.
-  std::vector<Assignment> measured = task.bestAssignments(256);
+  std::vector<Assignment> measured = fastest(256);
   RduOptions rdu = options.rdu;
   rdu.seed = random();
   for (size_t index :
@@ -445,7 +454,7 @@ std::vector<Assignment> Tuner::pickBatch(TuningTask &task, unsigned count,
   if (batch.size() < count) {
     std::vector<UntriedOption> untried =
         untriedOptionNeighbours(space, seeds, task.measuredAssignments());
-    orderForExploration(untried, knobInfluence(space, task.timedAssignments()),
+    orderForExploration(untried, knobInfluence(space, timed),
                         random);
     for (const UntriedOption &option : untried) {
       if (batch.size() >= count)

@@ -78,20 +78,6 @@ double TuningTask::bestSeconds() const {
   return fastest ? fastest->second : std::numeric_limits<double>::infinity();
 }
 
-std::vector<Assignment> TuningTask::bestAssignments(size_t count) const {
-  std::vector<std::pair<std::string, double>> sorted = valid;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const auto &a, const auto &b) { return a.second < b.second; });
-  std::vector<Assignment> result;
-  for (const auto &[text, seconds] : sorted) {
-    if (result.size() == count)
-      break;
-    if (std::optional<Assignment> parsed = parse(text))
-      result.push_back(std::move(*parsed));
-  }
-  return result;
-}
-
 std::vector<Assignment> TuningTask::measuredAssignments() const {
   std::vector<Assignment> result;
   for (const std::string &text : measured)
@@ -106,6 +92,8 @@ TuningTask::timedAssignments() const {
   for (const auto &[text, seconds] : valid)
     if (std::optional<Assignment> parsed = parse(text))
       result.push_back({std::move(*parsed), seconds});
+  std::stable_sort(result.begin(), result.end(),
+                   [](const auto &a, const auto &b) { return a.second < b.second; });
   return result;
 }
 

@@ -76,11 +76,10 @@ public:
   /// The fastest valid schedule's time; infinity if nothing valid ran, so
   /// that any measurement beats it.
   double bestSeconds() const;
-  /// The `count` fastest valid schedules, fastest first.
-  std::vector<Assignment> bestAssignments(size_t count) const;
   /// Every schedule measured, valid or not, back in this space.
   std::vector<Assignment> measuredAssignments() const;
-  /// The valid schedules with their latencies, back in this space.
+  /// The valid schedules with their latencies, back in this space, fastest
+  /// first (ties in the order measured).
   std::vector<std::pair<Assignment, double>> timedAssignments() const;
   /// A schedule as the database stores it, back in this space; none if it
   /// is not one of the space's.
