@@ -208,35 +208,6 @@ TEST_F(FeaturizerTest, VectorizeTokenMeasuresRegistersAgainstTheRegisterFile) {
   EXPECT_EQ(filled[8], 0.0f);
 }
 
-TEST_F(FeaturizerTest, OneRowTilesStreamTheOtherOperand) {
-  // SSE without FMA, 16 registers of 4 lanes. A 1 x 32 tile holds 8
-  // accumulators and streams B's 8 vectors one at a time: 10 live, no spill
-  // (x86-64-v2's fastest matmul tiles are such rows).
-  auto v2 = CpuTarget::resolve("x86-64-v2", "", 1);
-  ASSERT_TRUE(static_cast<bool>(v2));
-  auto sse = TaskFeaturizer::create(*context, kMatmul, key, *v2, "znver3");
-  ASSERT_TRUE(static_cast<bool>(sse));
-  auto liveShare = [&](llvm::StringRef registerTile) {
-    TokenSequence sequence;
-    std::string text = ("cache_m=64,cache_n=128,cache_k=256,order=0," +
-                        registerTile + ",reg_k=1,pack_b=0,cache_panels=1")
-                           .str();
-    EXPECT_FALSE(static_cast<bool>((*sse)->featurize(schedule(text), sequence)));
-    EXPECT_EQ(kindOf(sequence, sequence.length - 1), TokenKind::Vectorize);
-    const float *numbers =
-        sequence.values + (sequence.length - 1) * kFeatureSize + token::kNumeric;
-    return std::pair<float, float>{numbers[6], numbers[8]};
-  };
-  auto [oneRow, oneRowSpills] = liveShare("reg_m=1,reg_n=32");
-  EXPECT_FLOAT_EQ(oneRow, 10.0f / 16.0f / 2.0f);
-  EXPECT_EQ(oneRowSpills, 0.0f);
-  // 2 x 16: the same 8 accumulators, B's 4 vectors held for both rows, a
-  // broadcast, and a register for each product before it is added: 14.
-  auto [twoRows, twoRowsSpill] = liveShare("reg_m=2,reg_n=16");
-  EXPECT_FLOAT_EQ(twoRows, 14.0f / 16.0f / 2.0f);
-  EXPECT_EQ(twoRowsSpill, 0.0f);
-}
-
 TEST_F(FeaturizerTest, HardwareTokenDescribesTheMachinesCaches) {
   // The same target on a Zen 5 (48 KiB L1, 1 MiB L2) and on a CPU the table
   // does not list (typical 32 KiB / 512 KiB): the caches come from the CPU

@@ -261,20 +261,11 @@ private:
     double accumulators = std::ceil(outputElements / static_cast<double>(f.lanes));
     int64_t innermost = innermostOutputExtent(tileExtents);
     // A reducing op's register tile stays live across the reduction loops
-    // (tiled to reg_k or not), with a broadcast and the other operand's
-    // vectors. Those stay live only when several rows of the tile reuse
-    // them: a one-row tile streams them one at a time, as the operand of
-    // its multiply. Without FMA a reused vector's product needs a register
-    // of its own before it is added. (x86-64-v2 picks one-row matmul tiles
-    // of eight accumulators; counting their eight streamed vectors called
-    // them spilled.)
+    // (tiled to reg_k or not), with a row of the other operand's vectors
+    // and a broadcast.
     double live = accumulators;
-    if (reduces) {
-      double rows = outputElements / static_cast<double>(std::max<int64_t>(1, innermost));
-      bool reused = rows > 1;
-      double otherVectors = std::ceil(static_cast<double>(innermost) / f.lanes);
-      live += (reused ? otherVectors : 1) + 1 + (reused && !f.hardware.hasFma ? 1 : 0);
-    }
+    if (reduces)
+      live += std::ceil(static_cast<double>(innermost) / f.lanes) + 1;
     // Register counts enter only against the register file: a model that
     // learned "16 accumulators" on 16-register targets must read a 32-register
     // target's 28 as the same half-empty-or-full question, not as new ground.

@@ -56,7 +56,7 @@ constexpr size_t kFeatureSize = token::kNumeric + token::kNumericSize;
 /// trained on another version is refused: its inputs would keep their size
 /// and change their meaning. Bump it with every change to docs/features.md's
 /// layout or scaling.
-constexpr unsigned kFeatureVersion = 5;
+constexpr unsigned kFeatureVersion = 4;
 /// Longest sequence: later steps are dropped (no tcl template comes close).
 constexpr unsigned kMaxTokens = 16;
 
