@@ -322,6 +322,31 @@ int main(int argc, char **argv) {
   auto loadModel = [&](llvm::StringRef path) {
     return CostModel::load(loadPath(path));
   };
+  // --distill and --fine-tune continue their starting model's network:
+  // options that describe a new one would be ignored, and a user asking for
+  // another network would get the teacher's without a word.
+  llvm::StringRef startFrom = !distillFrom.empty() ? distillFrom : fineTune;
+  std::unique_ptr<CostModel> startModel;
+  if (!startFrom.empty()) {
+    auto loaded = loadModel(startFrom);
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+    startModel = std::move(*loaded);
+    const std::string &kind = startModel->options().kind;
+    if (modelKind.getNumOccurrences() && modelKind != kind)
+      return fail(llvm::Twine("--model=") + modelKind.getValue() +
+                  " asks for another network than '" + startFrom + "', a " +
+                  kind + " model: --distill and --fine-tune continue its "
+                  "network");
+    const cl::Option *shapes[] = {&dModel,        &dState, &members, &layers,
+                                  &bidirectional, &hidden, &dropout};
+    for (const cl::Option *shape : shapes)
+      if (shape->getNumOccurrences())
+        return fail(llvm::Twine("--") + shape->ArgStr +
+                    " describes a network, and '" + startFrom +
+                    "' brings its own (--distill and --fine-tune continue it)");
+  }
+
   size_t trainRecords = learning.size();
   if (!evaluatePath.empty()) {
     auto loaded = loadModel(evaluatePath);
@@ -354,8 +379,6 @@ int main(int argc, char **argv) {
     if (learning.size() == 0)
       return fail("every task is in a test network; nothing to train on");
     Dataset labelled = learning;
-    // The teacher of --distill, or the model that --fine-tune continues.
-    llvm::StringRef startFrom = !distillFrom.empty() ? distillFrom : fineTune;
     if (poolSampler != "none") {
       if (!(poolFraction > 0 && poolFraction <= 1))
         return fail("--pool-fraction must be in (0, 1]");
@@ -394,11 +417,8 @@ int main(int argc, char **argv) {
                                    100.0 * labelled.size() / learning.size());
     }
     trainRecords = labelled.size();
-    if (!startFrom.empty()) {
-      auto loaded = loadModel(startFrom);
-      if (!loaded)
-        return fail(llvm::toString(loaded.takeError()));
-      model = std::move(*loaded);
+    if (startModel) {
+      model = std::move(startModel);
       if (llvm::Error error = model->setTrainingOptions(options))
         return fail(llvm::toString(std::move(error)));
     } else {
