@@ -74,8 +74,14 @@ def train(bin_dir, db, work, name, arguments):
         command = [os.path.join(bin_dir, "tcl-train"), db] + arguments + \
             ["--json=" + report + ".partial"]
         print("running: " + " ".join(command), flush=True)
-        with open(os.path.join(work, name + ".log"), "w") as log:
-            subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT)
+        log_path = os.path.join(work, name + ".log")
+        with open(log_path, "w") as log:
+            status = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT)
+        if status.returncode != 0:
+            with open(log_path) as log:
+                last = (log.read().strip().splitlines() or ["(no output)"])[-1]
+            sys.exit("tcl-train failed (exit %d; %s): %s"
+                     % (status.returncode, log_path, last))
         os.replace(report + ".partial", report)
     with open(report) as f:
         return json.load(f)
