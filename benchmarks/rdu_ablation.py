@@ -91,11 +91,12 @@ def main():
                 if sampler not in samplers:
                     sys.exit("--reuse: that run has no %s model of seed %d" % (sampler, seed))
                 out = os.path.join(work, "%s-%d.json" % (sampler, seed))
+                pool = [] if sampler == "none" else [
+                    "--pool-sampler=" + sampler, "--pool-fraction=%g" % args.fraction,
+                    "--pool-rounds=%d" % args.rounds]
                 command = [os.path.join(bin_dir, "tcl-train"), db, "--model=" + args.model,
                            "--test-networks=" + args.test_networks, "--seed=%d" % seed,
-                           "--pool-sampler=" + sampler,
-                           "--pool-fraction=%g" % args.fraction,
-                           "--pool-rounds=%d" % args.rounds, "--json=" + out] + transfer
+                           "--json=" + out] + pool + transfer
                 print("running: " + " ".join(command[1:]), flush=True)
                 subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
                 with open(out) as f:

@@ -297,6 +297,12 @@ int main(int argc, char **argv) {
   if ((!distillFrom.empty() || !fineTune.empty() || multiTask) &&
       newTarget.empty())
     return fail("--distill, --fine-tune and --multi-task need --new-target");
+  // Without a sampler every record is trained on: a fraction given alone
+  // would be ignored, and the model reported as trained on it.
+  if (poolSampler == "none" &&
+      (poolFraction.getNumOccurrences() || poolRounds.getNumOccurrences()))
+    return fail("--pool-fraction and --pool-rounds need --pool-sampler "
+                "(tasks, random or rdu)");
   if (replayTrials && testNetworks.empty())
     return fail("--replay-tuning replays the tasks of --test-networks");
   if (replaySampler != "rdu" && replaySampler != "topk")
