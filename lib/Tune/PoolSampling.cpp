@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -74,16 +75,53 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
   return result;
 }
 
+/// Whole tasks of `pool`, drawn without replacement with probability in
+/// proportion to their FLOPs times their occurrences in the networks, until
+/// `fraction` of its records: a tuner's task scheduler spends its trials on
+/// the tasks that hold the networks' time, so those are the ones a new
+/// target has measured through. FLOPs stand in for the time, which is not
+/// known before anything is measured.
+static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
+                                      std::mt19937_64 &random) {
+  // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
+  // (0, 1), is a draw in proportion to weight.
+  std::uniform_real_distribution<double> uniform(
+      std::numeric_limits<double>::min(), 1.0);
+  std::vector<std::pair<double, size_t>> keys;
+  for (auto [index, group] : llvm::enumerate(pool.groups)) {
+    int64_t occurrences = 0;
+    for (const auto &[network, count] : group.networks)
+      occurrences += count;
+    double weight = std::max(1.0, group.flops) *
+                    static_cast<double>(std::max<int64_t>(1, occurrences));
+    keys.push_back({std::log(uniform(random)) / weight, index});
+  }
+  llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<size_t> result;
+  double wanted = fraction * static_cast<double>(pool.size());
+  for (const auto &[key, group] : keys) {
+    if (static_cast<double>(result.size()) >= wanted)
+      break;
+    for (size_t i = pool.groups[group].begin; i < pool.groups[group].end; ++i)
+      result.push_back(i);
+  }
+  llvm::sort(result);
+  return result;
+}
+
 llvm::Expected<std::vector<size_t>>
 tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler != "rdu" && options.sampler != "random" &&
-      options.sampler != "tasks")
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unknown pool sampler '" + options.sampler +
-                                       "' (expected rdu, random or tasks)");
+      options.sampler != "tasks" && options.sampler != "heavy-tasks")
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "unknown pool sampler '" + options.sampler +
+            "' (expected rdu, random, tasks or heavy-tasks)");
   std::mt19937_64 random(options.seed);
   if (options.sampler == "tasks")
     return wholeTasks(pool, options.fraction, random);
+  if (options.sampler == "heavy-tasks")
+    return heavyTasks(pool, options.fraction, random);
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

@@ -23,11 +23,13 @@
 namespace tcl {
 
 struct PoolSamplingOptions {
-  /// "rdu", "random" (some of every task) or "tasks" (whole tasks at
-  /// random, as a tuner measures them).
+  /// "rdu", "random" (some of every task), "tasks" (whole tasks at
+  /// random, as a tuner measures them) or "heavy-tasks" (whole tasks drawn
+  /// in proportion to their FLOPs times their occurrences, the tasks a
+  /// tuner's scheduler spends its trials on).
   std::string sampler = "rdu";
   /// Share of each task's pool to choose (at least two per task); for
-  /// "tasks", the share of the whole pool.
+  /// "tasks" and "heavy-tasks", the share of the whole pool.
   double fraction = 0.1;
   /// Rounds: the first share is random, each later one is the sampler's.
   unsigned rounds = 4;
