@@ -19,8 +19,7 @@ later target is learned from a fraction of its records by
 at each of --fractions of the new target's training records (chosen by
 --sampler, the same ones for every method: 'tasks', whole tasks at random;
 'heavy-tasks', whole tasks in proportion to FLOPs times occurrences, where a
-tuner spends its trials; 'tuner', four records of every task and then heavy
-tasks, as a tuning run leaves them; or 'random', some records of every task). Tasks of --test-networks are never
+tuner spends its trials; or 'random', some records of every task). Tasks of --test-networks are never
 trained on; PCA and top-1 are measured on them, for the new target. The
 models at --chain-fraction carry on to the next target, so after the whole
 sequence the distilled and fine-tuned chains are evaluated again on every
@@ -35,7 +34,7 @@ comparators; distill always runs, since the checks are about it.
     benchmarks/distillation.py [--build build] [--db DB]
         [--sequence x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t]
         [--fractions 0.01,0.05,0.1,1] [--chain-fraction 0.1] [--seeds 0]
-        [--sampler tasks|heavy-tasks|tuner|random]
+        [--sampler tasks|heavy-tasks|random]
         [--methods distill,fine-tune,scratch,multi-task]
         [--test-networks resnet50,bert_base] [--work distill-work]
         [--distill-args "--validation-split=tasks ..."]
@@ -99,12 +98,11 @@ def main():
                         default="x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t,x86_64:znver5:1t")
     parser.add_argument("--fractions", default="0.01,0.05,0.1,1")
     parser.add_argument("--chain-fraction", type=float, default=0.1)
-    parser.add_argument("--sampler", choices=["tasks", "heavy-tasks", "tuner", "random"],
+    parser.add_argument("--sampler", choices=["tasks", "heavy-tasks", "random"],
                         default="tasks",
                         help="how a fraction's records are chosen: whole tasks "
                              "(what a tuner measures), at random or in proportion "
-                             "to FLOPs times occurrences; four of every task, then "
-                             "heavy tasks; or some of every task")
+                             "to FLOPs times occurrences, or some of every task")
     parser.add_argument("--methods", default=",".join(METHODS),
                         help="the comparators to run beside distill")
     parser.add_argument("--test-networks", default="resnet50,bert_base")

@@ -80,23 +80,9 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
 /// `fraction` of its records: a tuner's task scheduler spends its trials on
 /// the tasks that hold the networks' time, so those are the ones a new
 /// target has measured through. FLOPs stand in for the time, which is not
-/// known before anything is measured. With `firstRound`, every task first
-/// gives that many records at random, as the tuner's first round measures
-/// every task before it favours any.
+/// known before anything is measured.
 static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
-                                      unsigned firstRound,
                                       std::mt19937_64 &random) {
-  std::vector<bool> taken(pool.size(), false);
-  size_t count = 0;
-  for (const DatasetGroup &group : pool.groups) {
-    std::vector<size_t> records(group.end - group.begin);
-    std::iota(records.begin(), records.end(), group.begin);
-    std::shuffle(records.begin(), records.end(), random);
-    records.resize(std::min<size_t>(records.size(), firstRound));
-    for (size_t record : records)
-      taken[record] = true;
-    count += records.size();
-  }
   // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
   // (0, 1), is a draw in proportion to weight.
   std::uniform_real_distribution<double> uniform(
@@ -104,46 +90,38 @@ static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
   std::vector<std::pair<double, size_t>> keys;
   for (auto [index, group] : llvm::enumerate(pool.groups)) {
     int64_t occurrences = 0;
-    for (const auto &[network, occurring] : group.networks)
-      occurrences += occurring;
+    for (const auto &[network, count] : group.networks)
+      occurrences += count;
     double weight = std::max(1.0, group.flops) *
                     static_cast<double>(std::max<int64_t>(1, occurrences));
     keys.push_back({std::log(uniform(random)) / weight, index});
   }
   llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<size_t> result;
   double wanted = fraction * static_cast<double>(pool.size());
   for (const auto &[key, group] : keys) {
-    if (static_cast<double>(count) >= wanted)
+    if (static_cast<double>(result.size()) >= wanted)
       break;
     for (size_t i = pool.groups[group].begin; i < pool.groups[group].end; ++i)
-      if (!taken[i]) {
-        taken[i] = true;
-        ++count;
-      }
-  }
-  std::vector<size_t> result;
-  for (size_t i = 0; i < pool.size(); ++i)
-    if (taken[i])
       result.push_back(i);
+  }
+  llvm::sort(result);
   return result;
 }
 
 llvm::Expected<std::vector<size_t>>
 tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler != "rdu" && options.sampler != "random" &&
-      options.sampler != "tasks" && options.sampler != "heavy-tasks" &&
-      options.sampler != "tuner")
+      options.sampler != "tasks" && options.sampler != "heavy-tasks")
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "unknown pool sampler '" + options.sampler +
-            "' (expected rdu, random, tasks, heavy-tasks or tuner)");
+            "' (expected rdu, random, tasks or heavy-tasks)");
   std::mt19937_64 random(options.seed);
   if (options.sampler == "tasks")
     return wholeTasks(pool, options.fraction, random);
-  if (options.sampler == "heavy-tasks" || options.sampler == "tuner")
-    return heavyTasks(pool, options.fraction,
-                      options.sampler == "tuner" ? options.firstRound : 0,
-                      random);
+  if (options.sampler == "heavy-tasks")
+    return heavyTasks(pool, options.fraction, random);
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

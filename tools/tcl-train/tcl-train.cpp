@@ -115,9 +115,9 @@ static cl::opt<std::string> poolSampler(
     cl::cat(category), "pool-sampler", cl::init("none"),
     cl::desc("Train on a fraction of the training records (--new-target's, "
              "if given): whole tasks, 'tasks' at random or 'heavy-tasks' in "
-             "proportion to FLOPs times occurrences; 'tuner', 4 records of "
-             "every task, then heavy tasks; or a fraction of each task's, "
-             "'random' or by 'rdu' (active learning in rounds); 'none': all"));
+             "proportion to FLOPs times occurrences, or a fraction of each "
+             "task's, 'random' or by 'rdu' (active learning in rounds); "
+             "'none': all"));
 static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init(0.1),
                                     cl::desc("Fraction --pool-sampler keeps"));
 static cl::opt<unsigned> poolRounds(
@@ -303,7 +303,7 @@ int main(int argc, char **argv) {
   if (poolSampler == "none" &&
       (poolFraction.getNumOccurrences() || poolRounds.getNumOccurrences()))
     return fail("--pool-fraction and --pool-rounds need --pool-sampler "
-                "(tasks, heavy-tasks, tuner, random or rdu)");
+                "(tasks, heavy-tasks, random or rdu)");
   if (replayTrials && testNetworks.empty())
     return fail("--replay-tuning replays the tasks of --test-networks");
   if (replaySampler != "rdu" && replaySampler != "topk")

@@ -24,17 +24,13 @@ namespace tcl {
 
 struct PoolSamplingOptions {
   /// "rdu", "random" (some of every task), "tasks" (whole tasks at
-  /// random, as a tuner measures them), "heavy-tasks" (whole tasks drawn
+  /// random, as a tuner measures them) or "heavy-tasks" (whole tasks drawn
   /// in proportion to their FLOPs times their occurrences, the tasks a
-  /// tuner's scheduler spends its trials on) or "tuner" (`firstRound`
-  /// records of every task, then heavy tasks: what a tuning run leaves).
+  /// tuner's scheduler spends its trials on).
   std::string sampler = "rdu";
   /// Share of each task's pool to choose (at least two per task); for
-  /// "tasks", "heavy-tasks" and "tuner", the share of the whole pool.
+  /// "tasks" and "heavy-tasks", the share of the whole pool.
   double fraction = 0.1;
-  /// "tuner": the records of every task measured first, as many as the
-  /// tuner's first round (`TuneOptions::firstBatchSize`).
-  unsigned firstRound = 4;
   /// Rounds: the first share is random, each later one is the sampler's.
   unsigned rounds = 4;
   RduOptions rdu;
