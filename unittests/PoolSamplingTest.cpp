@@ -57,6 +57,15 @@ std::vector<size_t> sample(const Dataset &dataset, const std::string &sampler,
   return chosen ? *chosen : std::vector<size_t>();
 }
 
+/// Of 1,000 seeds, how many draw one task, `task` among them, at `fraction`.
+int timesChosen(const Dataset &dataset, size_t task, double fraction) {
+  int times = 0;
+  for (uint64_t seed = 0; seed < 1000; ++seed)
+    times += chosenTasks(dataset, sample(dataset, "heavy-tasks", fraction, seed))
+                 .count(task);
+  return times;
+}
+
 TEST(PoolSamplingTest, HeavyTasksTakeTheNetworksTimeFirst) {
   // Task 3 holds almost all of the FLOPs: every seed measures it first.
   Dataset dataset = pool({1e6, 1e6, 1e6, 1e12, 1e6}, {1, 1, 1, 1, 1}, 10);
@@ -69,23 +78,30 @@ TEST(PoolSamplingTest, HeavyTasksTakeTheNetworksTimeFirst) {
 TEST(PoolSamplingTest, HeavyTasksWeighOccurrences) {
   // The same FLOPs, but task 0 occurs twelve times in the network.
   Dataset dataset = pool({1e9, 1e9}, {12, 1}, 10);
-  int first = 0;
-  for (uint64_t seed = 0; seed < 1000; ++seed)
-    first += chosenTasks(dataset, sample(dataset, "heavy-tasks", 0.5, seed))
-                 .count(0);
+  int first = timesChosen(dataset, 0, 0.5);
   // Drawn in proportion to 12 : 1, 923 of 1,000 expected.
   EXPECT_GT(first, 890);
   EXPECT_LT(first, 955);
+}
+
+TEST(PoolSamplingTest, HeavyTasksWeighTheirShareOfEachNetwork) {
+  // Network "big" has two tasks of 1e12 FLOPs, network "small" one of 1e6:
+  // shares 1/2, 1/2 and 1, so the small network's task comes first half the
+  // time, as a tuner of that network spends all of its trials on it.
+  Dataset dataset = pool({1e12, 1e12, 1e6}, {1, 1, 1}, 10);
+  dataset.groups[0].networks = {{"big", 1}};
+  dataset.groups[1].networks = {{"big", 1}};
+  dataset.groups[2].networks = {{"small", 1}};
+  int small = timesChosen(dataset, 2, 0.3);
+  EXPECT_GT(small, 440);
+  EXPECT_LT(small, 560);
 }
 
 TEST(PoolSamplingTest, HeavyTasksAreDrawnNotRanked) {
   // A draw in proportion to 3 : 1, not the heavier task every time: the
   // seeds of a benchmark see different tasks.
   Dataset dataset = pool({3e9, 1e9}, {1, 1}, 10);
-  int first = 0;
-  for (uint64_t seed = 0; seed < 1000; ++seed)
-    first += chosenTasks(dataset, sample(dataset, "heavy-tasks", 0.5, seed))
-                 .count(0);
+  int first = timesChosen(dataset, 0, 0.5);
   EXPECT_GT(first, 700);
   EXPECT_LT(first, 800);
 }

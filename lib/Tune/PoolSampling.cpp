@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -55,14 +56,11 @@ roundModel(const Dataset &chosen, const PoolSamplingOptions &options,
   return model;
 }
 
-/// Whole tasks of `pool` at random until `fraction` of its records: a task
-/// measured through ranks all its pairs, where a tenth of each task ranks a
-/// hundredth of them.
-static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
-                                      std::mt19937_64 &random) {
-  std::vector<size_t> order(pool.groups.size());
-  std::iota(order.begin(), order.end(), size_t(0));
-  std::shuffle(order.begin(), order.end(), random);
+/// The records of `pool`'s tasks taken whole in `order` until `fraction` of
+/// its records, sorted.
+static std::vector<size_t> takeWholeTasks(const Dataset &pool,
+                                          llvm::ArrayRef<size_t> order,
+                                          double fraction) {
   std::vector<size_t> result;
   double wanted = fraction * static_cast<double>(pool.size());
   for (size_t group : order) {
@@ -75,38 +73,49 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
   return result;
 }
 
+/// Whole tasks of `pool` at random until `fraction` of its records: a task
+/// measured through ranks all its pairs, where a tenth of each task ranks a
+/// hundredth of them.
+static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
+                                      std::mt19937_64 &random) {
+  std::vector<size_t> order(pool.groups.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::shuffle(order.begin(), order.end(), random);
+  return takeWholeTasks(pool, order, fraction);
+}
+
 /// Whole tasks of `pool`, drawn without replacement with probability in
-/// proportion to their FLOPs times their occurrences in the networks, until
-/// `fraction` of its records: a tuner's task scheduler spends its trials on
-/// the tasks that hold the networks' time, so those are the ones a new
-/// target has measured through. FLOPs stand in for the time, which is not
-/// known before anything is measured.
+/// proportion to their share of their networks' FLOPs, until `fraction` of
+/// its records: a tuner tunes one network at a time, and its task scheduler
+/// spends the trials on the tasks that hold that network's time, so those
+/// are the ones a new target has measured through. FLOPs stand in for the
+/// time, which is not known before anything is measured. A task's share is
+/// summed over the networks it occurs in.
 static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
                                       std::mt19937_64 &random) {
   // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
   // (0, 1), is a draw in proportion to weight.
   std::uniform_real_distribution<double> uniform(
       std::numeric_limits<double>::min(), 1.0);
+  std::map<std::string, double> networkFlops;
+  for (const DatasetGroup &group : pool.groups)
+    for (const auto &[network, count] : group.networks)
+      networkFlops[network] += group.flops * static_cast<double>(count);
   std::vector<std::pair<double, size_t>> keys;
   for (auto [index, group] : llvm::enumerate(pool.groups)) {
-    int64_t occurrences = 0;
+    // A task of no known network is a network of its own.
+    double share = group.networks.empty() ? 1.0 : 0.0;
     for (const auto &[network, count] : group.networks)
-      occurrences += count;
-    double weight = std::max(1.0, group.flops) *
-                    static_cast<double>(std::max<int64_t>(1, occurrences));
+      if (networkFlops[network] > 0)
+        share += group.flops * static_cast<double>(count) / networkFlops[network];
+    double weight = std::max(share, 1e-12);
     keys.push_back({std::log(uniform(random)) / weight, index});
   }
   llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
-  std::vector<size_t> result;
-  double wanted = fraction * static_cast<double>(pool.size());
-  for (const auto &[key, group] : keys) {
-    if (static_cast<double>(result.size()) >= wanted)
-      break;
-    for (size_t i = pool.groups[group].begin; i < pool.groups[group].end; ++i)
-      result.push_back(i);
-  }
-  llvm::sort(result);
-  return result;
+  std::vector<size_t> order;
+  for (const auto &[key, group] : keys)
+    order.push_back(group);
+  return takeWholeTasks(pool, order, fraction);
 }
 
 llvm::Expected<std::vector<size_t>>
