@@ -84,19 +84,6 @@ TEST(PoolSamplingTest, HeavyTasksWeighOccurrences) {
   EXPECT_LT(first, 955);
 }
 
-TEST(PoolSamplingTest, HeavyTasksWeighTheirShareOfEachNetwork) {
-  // Network "big" has two tasks of 1e12 FLOPs, network "small" one of 1e6:
-  // shares 1/2, 1/2 and 1, so the small network's task comes first half the
-  // time, as a tuner of that network spends all of its trials on it.
-  Dataset dataset = pool({1e12, 1e12, 1e6}, {1, 1, 1}, 10);
-  dataset.groups[0].networks = {{"big", 1}};
-  dataset.groups[1].networks = {{"big", 1}};
-  dataset.groups[2].networks = {{"small", 1}};
-  int small = timesChosen(dataset, 2, 0.3);
-  EXPECT_GT(small, 440);
-  EXPECT_LT(small, 560);
-}
-
 TEST(PoolSamplingTest, HeavyTasksAreDrawnNotRanked) {
   // A draw in proportion to 3 : 1, not the heavier task every time: the
   // seeds of a benchmark see different tasks.

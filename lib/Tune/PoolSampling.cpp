@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <random>
 
@@ -85,30 +84,24 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
 }
 
 /// Whole tasks of `pool`, drawn without replacement with probability in
-/// proportion to their share of their networks' FLOPs, until `fraction` of
-/// its records: a tuner tunes one network at a time, and its task scheduler
-/// spends the trials on the tasks that hold that network's time, so those
-/// are the ones a new target has measured through. FLOPs stand in for the
-/// time, which is not known before anything is measured. A task's share is
-/// summed over the networks it occurs in.
+/// proportion to their FLOPs times their occurrences in the networks, until
+/// `fraction` of its records: a tuner's task scheduler spends its trials on
+/// the tasks that hold the networks' time, so those are the ones a new
+/// target has measured through. FLOPs stand in for the time, which is not
+/// known before anything is measured.
 static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
                                       std::mt19937_64 &random) {
   // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
   // (0, 1), is a draw in proportion to weight.
   std::uniform_real_distribution<double> uniform(
       std::numeric_limits<double>::min(), 1.0);
-  std::map<std::string, double> networkFlops;
-  for (const DatasetGroup &group : pool.groups)
-    for (const auto &[network, count] : group.networks)
-      networkFlops[network] += group.flops * static_cast<double>(count);
   std::vector<std::pair<double, size_t>> keys;
   for (auto [index, group] : llvm::enumerate(pool.groups)) {
-    // A task of no known network is a network of its own.
-    double share = group.networks.empty() ? 1.0 : 0.0;
+    int64_t occurrences = 0;
     for (const auto &[network, count] : group.networks)
-      if (networkFlops[network] > 0)
-        share += group.flops * static_cast<double>(count) / networkFlops[network];
-    double weight = std::max(share, 1e-12);
+      occurrences += count;
+    double weight = std::max(1.0, group.flops) *
+                    static_cast<double>(std::max<int64_t>(1, occurrences));
     keys.push_back({std::log(uniform(random)) / weight, index});
   }
   llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
