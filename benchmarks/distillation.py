@@ -19,11 +19,12 @@ later target is learned from a fraction of its records by
 at each of --fractions of the new target's training records (chosen by
 --sampler, the same ones for every method: 'tasks', whole tasks at random;
 'heavy-tasks', whole tasks in proportion to FLOPs times occurrences, where a
-tuner spends its trials; or 'random', some records of every task). Tasks of --test-networks are never
-trained on; PCA and top-1 are measured on them, for the new target. The
-models at --chain-fraction carry on to the next target, so after the whole
-sequence the distilled and fine-tuned chains are evaluated again on every
-earlier target: how much they forgot. Prints tables, writes JSON and PNG.
+tuner spends its trials; or 'random', some records of every task). Tasks of
+--test-networks are never trained on; PCA and top-1 are measured on them,
+for the new target. The models at --chain-fraction carry on to the next
+target, so after the whole sequence the distilled and fine-tuned chains are
+evaluated again on every earlier target: how much they forgot. Prints
+tables, writes JSON and PNG.
 
 With several --seeds the whole sequence runs once per seed (another draw of
 each fraction's records and another initialization), in its own directory
