@@ -366,9 +366,15 @@ def checks(report):
             print("%s -> %s: %s top-1 at %g%% %.4f vs scratch at 100%% %.4f: %s" % (
                 transfer["from"], transfer["to"], method, 100 * chain, distilled["top1"],
                 scratch["top1"], "met" if distilled["top1"] >= scratch["top1"] else "NOT met"))
-            print("  per seed: %s" % ", ".join(
-                "%.4f vs %.4f" % pair
-                for pair in zip(distilled["top1_per_seed"], scratch["top1_per_seed"])))
+            pairs = list(zip(distilled["top1_per_seed"], scratch["top1_per_seed"]))
+            print("  per seed: %s" % ", ".join("%.4f vs %.4f" % pair for pair in pairs))
+            # Both models of a seed share its split and its draw of the
+            # fraction, so their difference carries less of the seed's luck
+            # than the two medians do.
+            differences = [student - bar for student, bar in pairs]
+            print("  paired: median difference %+.4f, at least scratch's on %d of %d seeds"
+                  % (statistics.median(differences), sum(d >= 0 for d in differences),
+                     len(differences)))
     first = [r for r in report["forgetting"]
              if r["method"] == "distill" and r["target"] == report["sequence"][0]]
     for row in first:
