@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <random>
 
@@ -84,67 +83,31 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
   return takeWholeTasks(pool, order, fraction);
 }
 
-/// The tasks of `pool` in the order of a draw without replacement with
-/// probability in proportion to `weight` (Efraimidis and Spirakis: the
-/// largest log(u) / weight, u uniform in (0, 1), is such a draw).
-static std::vector<size_t>
-weightedOrder(const Dataset &pool, llvm::ArrayRef<double> weight,
-              std::mt19937_64 &random) {
+/// Whole tasks of `pool`, drawn without replacement with probability in
+/// proportion to their FLOPs times their occurrences in the networks, until
+/// `fraction` of its records: a tuner's task scheduler spends its trials on
+/// the tasks that hold the networks' time, so those are the ones a new
+/// target has measured through. FLOPs stand in for the time, which is not
+/// known before anything is measured.
+static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
+                                      std::mt19937_64 &random) {
+  // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
+  // (0, 1), is a draw in proportion to weight.
   std::uniform_real_distribution<double> uniform(
       std::numeric_limits<double>::min(), 1.0);
   std::vector<std::pair<double, size_t>> keys;
-  for (size_t group = 0; group < pool.groups.size(); ++group)
-    keys.push_back({std::log(uniform(random)) / std::max(weight[group], 1e-300),
-                    group});
+  for (auto [index, group] : llvm::enumerate(pool.groups)) {
+    int64_t occurrences = 0;
+    for (const auto &[network, count] : group.networks)
+      occurrences += count;
+    double weight = std::max(1.0, group.flops) *
+                    static_cast<double>(std::max<int64_t>(1, occurrences));
+    keys.push_back({std::log(uniform(random)) / weight, index});
+  }
   llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
   std::vector<size_t> order;
   for (const auto &[key, group] : keys)
     order.push_back(group);
-  return order;
-}
-
-/// Whole tasks of `pool` until `fraction` of its records, half of them drawn
-/// in proportion to their FLOPs times their occurrences and half in
-/// proportion to their share of their networks' FLOPs, alternately: a
-/// tuner's task scheduler spends its trials on the tasks that hold the
-/// networks' time, so those are the ones a new target has measured through.
-/// The first weight favours the tasks heavy over all networks (a
-/// transformer's matmuls), the second each network's own heavy tasks (the
-/// convolutions of a network whose tasks are many and small); a tuner that
-/// tunes several networks measures both. FLOPs stand in for the time, which
-/// is not known before anything is measured.
-static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
-                                      std::mt19937_64 &random) {
-  std::map<std::string, double> networkFlops;
-  for (const DatasetGroup &group : pool.groups)
-    for (const auto &[network, count] : group.networks)
-      networkFlops[network] += group.flops * static_cast<double>(count);
-  std::vector<double> overall, perNetwork;
-  for (const DatasetGroup &group : pool.groups) {
-    int64_t occurrences = 0;
-    // A task of no known network is a network of its own.
-    double share = group.networks.empty() ? 1.0 : 0.0;
-    for (const auto &[network, count] : group.networks) {
-      occurrences += count;
-      if (networkFlops[network] > 0)
-        share += group.flops * static_cast<double>(count) / networkFlops[network];
-    }
-    overall.push_back(std::max(1.0, group.flops) *
-                      static_cast<double>(std::max<int64_t>(1, occurrences)));
-    perNetwork.push_back(share);
-  }
-  std::vector<size_t> draws[2] = {weightedOrder(pool, overall, random),
-                                  weightedOrder(pool, perNetwork, random)};
-  // Each draw in turn takes its next task not taken yet.
-  size_t next[2] = {0, 0};
-  std::vector<size_t> order;
-  std::vector<bool> taken(pool.groups.size(), false);
-  for (unsigned turn = 0; order.size() < pool.groups.size(); turn ^= 1) {
-    while (taken[draws[turn][next[turn]]])
-      ++next[turn];
-    taken[draws[turn][next[turn]]] = true;
-    order.push_back(draws[turn][next[turn]]);
-  }
   return takeWholeTasks(pool, order, fraction);
 }
 
