@@ -25,8 +25,11 @@
 #include "tcl/Model/Metrics.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace tcl;
 
@@ -92,6 +95,23 @@ NeuralCostModel::distill(const CostModel &teacherModel,
                      " with " + std::to_string(parameterCount()));
   if (!(weights.studentShare >= 0 && weights.studentShare <= 1))
     return makeError("the student's share of its weights must be in [0, 1]");
+  // A negative weight would reward the student for moving away from the
+  // labels or the teacher, and train without a word of it.
+  std::pair<const char *, double> lossWeights[] = {
+      {"score", weights.scoreWeight},
+      {"representation", weights.representationWeight},
+      {"replay score", weights.replayScoreWeight},
+      {"replay representation", weights.replayRepresentationWeight},
+      {"replay", weights.replayWeight}};
+  for (const auto &[name, weight] : lossWeights)
+    if (!(weight >= 0 && std::isfinite(weight))) {
+      std::string message;
+      llvm::raw_string_ostream(message)
+          << "the distillation's " << name
+          << " weight must be finite and non-negative, not "
+          << llvm::format("%g", weight);
+      return makeError(message);
+    }
   if (!data.labelled || data.labelled->groups.empty())
     return makeError("distillation needs labelled records of the new target");
   if (!data.transfer || data.transfer->groups.empty())

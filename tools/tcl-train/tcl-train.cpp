@@ -36,6 +36,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -247,11 +248,56 @@ static double inferenceThroughput(CostModel &model, const Dataset &dataset) {
   return rates[rates.size() / 2];
 }
 
+/// Whether `path` can be written, asked before the training whose result
+/// goes there: a missing directory found only at the end would lose the
+/// trained model.
+static llvm::Error checkWritable(llvm::StringRef path) {
+  auto cannot = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write '" + path + "': " + why);
+  };
+  if (llvm::sys::fs::is_directory(path))
+    return cannot("it is a directory");
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (parent.empty())
+    parent = ".";
+  if (!llvm::sys::fs::is_directory(parent))
+    return cannot("no directory '" + parent + "'");
+  if (llvm::sys::fs::access(parent, llvm::sys::fs::AccessMode::Write))
+    return cannot("'" + parent + "' is not writable");
+  return llvm::Error::success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tcl cost-model trainer\n");
+  int modes = !evaluatePath.empty() + !distillFrom.empty() + !fineTune.empty() +
+              multiTask;
+  if (modes > 1)
+    return fail("--evaluate, --distill, --fine-tune and --multi-task exclude "
+                "each other");
+  if ((!distillFrom.empty() || !fineTune.empty() || multiTask) &&
+      newTarget.empty())
+    return fail("--distill, --fine-tune and --multi-task need --new-target");
+  // Without a sampler every record is trained on: a fraction given alone
+  // would be ignored, and the model reported as trained on it.
+  if (poolSampler == "none" &&
+      (poolFraction.getNumOccurrences() || poolRounds.getNumOccurrences()))
+    return fail("--pool-fraction and --pool-rounds need --pool-sampler "
+                "(tasks, heavy-tasks, random or rdu)");
+  if (poolSampler != "none" && !(poolFraction > 0 && poolFraction <= 1))
+    return fail("--pool-fraction must be in (0, 1]");
+  if (replayTrials && testNetworks.empty())
+    return fail("--replay-tuning replays the tasks of --test-networks");
+  if (replaySampler != "rdu" && replaySampler != "topk")
+    return fail("--replay-sampler must be rdu or topk, not '" + replaySampler +
+                "'");
+  for (const std::string *path : {&outputPath.getValue(), &jsonPath.getValue()})
+    if (!path->empty())
+      if (llvm::Error error = checkWritable(*path))
+        return fail(llvm::toString(std::move(error)));
   if (!llvm::sys::fs::exists(databasePath))
     return fail("'" + databasePath + "': no such database");
   auto db = TuningDatabase::open(databasePath, /*create=*/false);
@@ -290,25 +336,6 @@ int main(int argc, char **argv) {
       dataset->size() / std::max(featurizeSeconds, 1e-9), trainPart.size(),
       testPart.size());
 
-  int modes = !evaluatePath.empty() + !distillFrom.empty() + !fineTune.empty() +
-              multiTask;
-  if (modes > 1)
-    return fail("--evaluate, --distill, --fine-tune and --multi-task exclude "
-                "each other");
-  if ((!distillFrom.empty() || !fineTune.empty() || multiTask) &&
-      newTarget.empty())
-    return fail("--distill, --fine-tune and --multi-task need --new-target");
-  // Without a sampler every record is trained on: a fraction given alone
-  // would be ignored, and the model reported as trained on it.
-  if (poolSampler == "none" &&
-      (poolFraction.getNumOccurrences() || poolRounds.getNumOccurrences()))
-    return fail("--pool-fraction and --pool-rounds need --pool-sampler "
-                "(tasks, heavy-tasks, random or rdu)");
-  if (replayTrials && testNetworks.empty())
-    return fail("--replay-tuning replays the tasks of --test-networks");
-  if (replaySampler != "rdu" && replaySampler != "topk")
-    return fail("--replay-sampler must be rdu or topk, not '" + replaySampler +
-                "'");
   // What is learned (`learning`) and what came before (`earlier`).
   Dataset learning = std::move(trainPart), earlier;
   if (!newTarget.empty()) {
@@ -387,8 +414,6 @@ int main(int argc, char **argv) {
       return fail("every task is in a test network; nothing to train on");
     Dataset labelled = learning;
     if (poolSampler != "none") {
-      if (!(poolFraction > 0 && poolFraction <= 1))
-        return fail("--pool-fraction must be in (0, 1]");
       PoolSamplingOptions pool;
       pool.sampler = poolSampler;
       pool.fraction = poolFraction;
