@@ -80,6 +80,29 @@ static torch::Tensor standardized(const torch::Tensor &scores) {
   return (scores - mean) / (deviation + 1e-6);
 }
 
+llvm::Error DistillationOptions::verify() const {
+  if (!(studentShare >= 0 && studentShare <= 1))
+    return makeError("the student's share of its weights must be in [0, 1]");
+  // A negative weight would reward the student for moving away from the
+  // labels or the teacher, and train without a word of it.
+  std::pair<const char *, double> lossWeights[] = {
+      {"score", scoreWeight},
+      {"representation", representationWeight},
+      {"replay score", replayScoreWeight},
+      {"replay representation", replayRepresentationWeight},
+      {"replay", replayWeight}};
+  for (const auto &[name, weight] : lossWeights)
+    if (!(weight >= 0 && std::isfinite(weight))) {
+      std::string message;
+      llvm::raw_string_ostream(message)
+          << "the distillation's " << name
+          << " weight must be finite and non-negative, not "
+          << llvm::format("%g", weight);
+      return makeError(message);
+    }
+  return llvm::Error::success();
+}
+
 llvm::Expected<TrainingReport>
 NeuralCostModel::distill(const CostModel &teacherModel,
                          const DistillationData &data,
@@ -93,25 +116,8 @@ NeuralCostModel::distill(const CostModel &teacherModel,
                      std::to_string(teacherModel.parameterCount()) +
                      " parameters, one readout); it is " + modelOptions.kind +
                      " with " + std::to_string(parameterCount()));
-  if (!(weights.studentShare >= 0 && weights.studentShare <= 1))
-    return makeError("the student's share of its weights must be in [0, 1]");
-  // A negative weight would reward the student for moving away from the
-  // labels or the teacher, and train without a word of it.
-  std::pair<const char *, double> lossWeights[] = {
-      {"score", weights.scoreWeight},
-      {"representation", weights.representationWeight},
-      {"replay score", weights.replayScoreWeight},
-      {"replay representation", weights.replayRepresentationWeight},
-      {"replay", weights.replayWeight}};
-  for (const auto &[name, weight] : lossWeights)
-    if (!(weight >= 0 && std::isfinite(weight))) {
-      std::string message;
-      llvm::raw_string_ostream(message)
-          << "the distillation's " << name
-          << " weight must be finite and non-negative, not "
-          << llvm::format("%g", weight);
-      return makeError(message);
-    }
+  if (llvm::Error error = weights.verify())
+    return std::move(error);
   if (!data.labelled || data.labelled->groups.empty())
     return makeError("distillation needs labelled records of the new target");
   if (!data.transfer || data.transfer->groups.empty())

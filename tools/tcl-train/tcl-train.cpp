@@ -294,6 +294,16 @@ int main(int argc, char **argv) {
   if (replaySampler != "rdu" && replaySampler != "topk")
     return fail("--replay-sampler must be rdu or topk, not '" + replaySampler +
                 "'");
+  DistillationOptions weights;
+  weights.scoreWeight = scoreWeight;
+  weights.representationWeight = representationWeight;
+  weights.replayScoreWeight = replayScoreWeight;
+  weights.replayRepresentationWeight = replayRepresentationWeight;
+  weights.replayWeight = replayWeight;
+  weights.studentShare = studentShare;
+  if (!distillFrom.empty())
+    if (llvm::Error error = weights.verify())
+      return fail(llvm::toString(std::move(error)));
   for (const std::string *path : {&outputPath.getValue(), &jsonPath.getValue()})
     if (!path->empty())
       if (llvm::Error error = checkWritable(*path))
@@ -500,13 +510,6 @@ int main(int argc, char **argv) {
       }
       Dataset replay = earlier.select(replayed);
       DistillationData data{&train, &validation, &learning, &replay};
-      DistillationOptions weights;
-      weights.scoreWeight = scoreWeight;
-      weights.representationWeight = representationWeight;
-      weights.replayScoreWeight = replayScoreWeight;
-      weights.replayRepresentationWeight = replayRepresentationWeight;
-      weights.replayWeight = replayWeight;
-      weights.studentShare = studentShare;
       llvm::errs() << llvm::format(
           "tcl-train: distilling onto %s from %zu labelled records, %zu "
           "schedules and a replay of %zu records\n",

@@ -128,6 +128,10 @@ struct DistillationOptions {
   /// points of v3 instead of 2.32, and ranked znver5 7 points of top-1
   /// worse (docs/results/distillation.md).
   double studentShare = 1.0;
+
+  /// An error unless every weight is finite and non-negative and the
+  /// student's share is in [0, 1].
+  llvm::Error verify() const;
 };
 
 /// What holds a tuner's online update to what the model knew before tuning.
