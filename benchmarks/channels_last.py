@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from outputs import output_path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = os.path.join(os.path.dirname(ROOT), "shared", "models")
@@ -53,7 +54,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--out", default="channels_last.json")
+    parser.add_argument("--out", type=output_path, default="channels_last.json")
     args = parser.parse_args()
     tcl_run = os.path.join(args.build, "bin", "tcl-run")
 

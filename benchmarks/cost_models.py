@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from outputs import output_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
@@ -67,7 +68,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--patience", type=int, default=12)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", default="cost_models.json")
+    parser.add_argument("--out", type=output_path, default="cost_models.json")
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
 

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from outputs import output_path
 
 MATMUL_1024 = """func.func @forward(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %zero = arith.constant 0.0 : f32
@@ -98,7 +99,7 @@ def main():
                         help="random legal schedules for the 1024^3 matmul")
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--no-matmul", action="store_true")
-    parser.add_argument("--out", default="cpu_schedules.json")
+    parser.add_argument("--out", type=output_path, default="cpu_schedules.json")
     args = parser.parse_args()
     bin_dir = os.path.join(args.build, "bin")
     zoo = os.path.join(args.build, "zoo")

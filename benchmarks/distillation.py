@@ -65,6 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
 from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
+from outputs import output_path  # noqa: E402
 
 METHODS = ["distill", "distill-rdu", "fine-tune", "scratch", "multi-task"]
 
@@ -114,7 +115,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--work", default="distill-work",
                         help="scratch directory; finished trainings are reused on a rerun")
-    parser.add_argument("--out", default="distillation.json")
+    parser.add_argument("--out", type=output_path, default="distillation.json")
     parser.add_argument("--distill-args", default="",
                         help="tcl-train arguments added to the distill method's "
                              "trainings (shell words)")

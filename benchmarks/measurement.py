@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from outputs import output_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
@@ -96,7 +97,7 @@ def main():
                         help="tasks the stability schedules are drawn from")
     parser.add_argument("--parts", default="stability,cost",
                         help="which parts to run: cost, stability or both")
-    parser.add_argument("--out", default="measurement.json")
+    parser.add_argument("--out", type=output_path, default="measurement.json")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     bin_dir = os.path.join(args.build, "bin")

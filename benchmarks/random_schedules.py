@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from outputs import output_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -26,7 +27,7 @@ def main():
                         help="random legal schedules per shape")
     parser.add_argument("--shapes", default=os.path.join(
         HERE, "..", "test", "Space", "Inputs", "shapes"))
-    parser.add_argument("--out", default="random_schedules.json")
+    parser.add_argument("--out", type=output_path, default="random_schedules.json")
     args = parser.parse_args()
     run = os.path.join(args.build, "bin", "tcl-run")
     work = tempfile.mkdtemp(prefix="tcl-random-")

@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
 from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
+from outputs import output_path  # noqa: E402
 
 
 def main():
@@ -44,7 +45,7 @@ def main():
     parser.add_argument("--fraction", type=float, default=0.1)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=1)
-    parser.add_argument("--out", default="rdu_ablation.json")
+    parser.add_argument("--out", type=output_path, default="rdu_ablation.json")
     parser.add_argument("--samplers", default="none,rdu,random",
                         help="the models to train: on the full pool (none), RDU's picks, "
                              "random picks")

@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from outputs import output_path
 
 MATMUL = """func.func @forward(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
   %zero = arith.constant 0.0 : f32
@@ -47,7 +48,7 @@ def main():
     parser.add_argument("--cpu", default="host")
     parser.add_argument("--shape", default="128x768x768", help="MxNxK")
     parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--out", default="register_tiles.json")
+    parser.add_argument("--out", type=output_path, default="register_tiles.json")
     args = parser.parse_args()
     m, n, k = (int(value) for value in args.shape.split("x"))
     bin_dir = os.path.join(args.build, "bin")

@@ -90,6 +90,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 sys.path.insert(0, HERE)
 from cost_models import SHIPPED_DATASETS, import_dataset  # noqa: E402
+from outputs import output_path  # noqa: E402
 
 METHODS = {
     "tcl": {"model": "mamba", "sampler": "rdu"},
@@ -436,7 +437,7 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--work", default="tuning-work",
                         help="databases, histories and models (kept, for resuming)")
-    parser.add_argument("--out", default="tuning.json")
+    parser.add_argument("--out", type=output_path, default="tuning.json")
     parser.add_argument("--remeasure-passes", type=int, default=5,
                         help="times every schedule the runs applied is measured again, "
                         "all together, for the re-measured unit (0: no such unit)")

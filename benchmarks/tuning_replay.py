@@ -38,6 +38,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tuning import METHODS, method_model  # noqa: E402
+from outputs import output_path  # noqa: E402
 
 UPDATES = {
     "none": ["--replay-update-steps=0"],
@@ -59,7 +60,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", default="tuning-work",
                         help="models and the dataset, shared with benchmarks/tuning.py")
-    parser.add_argument("--out", default="tuning_replay.json")
+    parser.add_argument("--out", type=output_path, default="tuning_replay.json")
     args = parser.parse_args()
     # method_model reads the tuning benchmark's arguments.
     args.source_targets = "x86_64:x86-64-v3:1t,x86_64:x86-64-v2:1t"

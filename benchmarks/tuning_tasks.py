@@ -29,6 +29,7 @@ import sqlite3
 import statistics
 
 from tuning import read_history
+from outputs import output_path
 
 
 def runs_of(work, network, method):
@@ -85,7 +86,7 @@ def main():
     parser.add_argument("--at", type=int, default=600, help="trials of the early column")
     parser.add_argument("--top", type=int, default=3, help="tasks to show schedules of")
     parser.add_argument("--knob", default="reg_w", help="knob whose values are counted")
-    parser.add_argument("--out", help="JSON file to write")
+    parser.add_argument("--out", type=output_path, help="JSON file to write")
     args = parser.parse_args()
 
     methods = args.methods.split(",")
