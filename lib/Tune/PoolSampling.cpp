@@ -90,7 +90,6 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
 /// target has measured through. FLOPs stand in for the time, which is not
 /// known before anything is measured.
 static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
-                                      const std::set<std::string> &drawLast,
                                       std::mt19937_64 &random) {
   // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
   // (0, 1), is a draw in proportion to weight.
@@ -103,8 +102,6 @@ static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
       occurrences += count;
     double weight = std::max(1.0, group.flops) *
                     static_cast<double>(std::max<int64_t>(1, occurrences));
-    if (drawLast.count(group.taskKey))
-      weight *= 1e-12;
     keys.push_back({std::log(uniform(random)) / weight, index});
   }
   llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
@@ -126,7 +123,7 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler == "tasks")
     return wholeTasks(pool, options.fraction, random);
   if (options.sampler == "heavy-tasks")
-    return heavyTasks(pool, options.fraction, options.drawLast, random);
+    return heavyTasks(pool, options.fraction, random);
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

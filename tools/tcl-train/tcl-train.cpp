@@ -41,7 +41,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
 #include <random>
 
@@ -435,20 +434,6 @@ int main(int argc, char **argv) {
       // A student picks what to learn from in its teacher's embedding.
       if (!startFrom.empty())
         pool.warmStart = loadPath(startFrom);
-      // Experiment: the tasks the teacher's last target labelled, drawn
-      // again as the chain drew them (same seed), are drawn last here.
-      if (const char *last = std::getenv("TCL_DRAW_LAST_TARGET")) {
-        Dataset before = earlier.selectGroups(
-            [&](const DatasetGroup &group) { return group.target == last; });
-        auto drawn = samplePool(before, pool);
-        if (!drawn)
-          return fail(llvm::toString(drawn.takeError()));
-        for (size_t index : *drawn)
-          pool.drawLast.insert(before.groups[before.groupOf[index]].taskKey);
-        llvm::errs() << "tcl-train: " << pool.drawLast.size() << " tasks ("
-                     << drawn->size() << " records) labelled on " << last
-                     << " drawn last\n";
-      }
       auto chosen = samplePool(learning, pool);
       if (!chosen)
         return fail(llvm::toString(chosen.takeError()));

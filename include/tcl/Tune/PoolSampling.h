@@ -18,8 +18,6 @@
 
 #include "llvm/Support/Error.h"
 
-#include <set>
-#include <string>
 #include <vector>
 
 namespace tcl {
@@ -47,10 +45,6 @@ struct PoolSamplingOptions {
   /// where a model trained from nothing on two records per task cannot.
   std::string warmStart;
   uint64_t seed = 0;
-  /// "heavy-tasks": task keys drawn last, such as those the teacher was
-  /// labelled on at its last target, so that the chain labels other tasks
-  /// on each new target.
-  std::set<std::string> drawLast;
   /// One line per round.
   bool verbose = false;
 };
