@@ -5,8 +5,12 @@
 
 #include "gtest/gtest.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <cmath>
+#include <map>
 #include <random>
+#include <set>
 
 using namespace tcl;
 
@@ -99,6 +103,39 @@ TEST(Distillation, LearnsTheNewTargetWithoutGrowingOrForgetting) {
   EXPECT_EQ(student->targets(), (std::vector<std::string>{"old", "new"}));
   EXPECT_GT(accuracy(*student, fresh), teacherOnNew + 0.05);
   EXPECT_GT(accuracy(*student, old), teacherOnOld - 0.05);
+}
+
+TEST(Distillation, RecordsTheTasksEachTargetWasLearnedFrom) {
+  Dataset old = makeDataset("old", 1), fresh = makeDataset("new", 2);
+  std::unique_ptr<CostModel> teacher = trained(smallMamba(), old);
+  std::unique_ptr<CostModel> student = trained(smallMamba(), old);
+  // The new target's labels cover four tasks of twelve, as a chain's tenth
+  // covers some of the tasks.
+  Dataset labelled = fresh.selectGroups([](const DatasetGroup &group) {
+    return group.taskKey < "task4" && group.taskKey.size() == 5;
+  });
+  Dataset replay = old.splitSamples(0.2, 0).first;
+  DistillationData data{&labelled, &labelled, &fresh, &replay};
+  auto report = student->distill(*teacher, data, DistillationOptions());
+  ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
+
+  std::set<std::string> all, four = {"task0", "task1", "task2", "task3"};
+  for (const DatasetGroup &group : old.groups)
+    all.insert(group.taskKey);
+  std::map<std::string, std::set<std::string>> expected = {{"old", all},
+                                                           {"new", four}};
+  // The replay of "old" does not replace what "old" was learned from.
+  EXPECT_EQ(student->labelledTasks(), expected);
+
+  // The model file keeps them for the next step of the chain.
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("student", "tclm", path));
+  ASSERT_FALSE(static_cast<bool>(student->save(path)));
+  auto loaded = CostModel::load(path);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(static_cast<bool>(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ((*loaded)->targets(), (std::vector<std::string>{"old", "new"}));
+  EXPECT_EQ((*loaded)->labelledTasks(), expected);
 }
 
 TEST(AnchoredUpdate, ForgetsLessOfTheTasksItHasNotMeasured) {

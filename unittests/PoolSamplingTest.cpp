@@ -93,6 +93,66 @@ TEST(PoolSamplingTest, HeavyTasksAreDrawnNotRanked) {
   EXPECT_LT(first, 800);
 }
 
+/// Two networks of four tasks: "large" with tasks 0-3 of 1e12 FLOPs and
+/// "small" with tasks 4-7 of 1e9, ten records each.
+Dataset twoNetworks() {
+  Dataset dataset = pool({1e12, 1e12, 1e12, 1e12, 1e9, 1e9, 1e9, 1e9},
+                         std::vector<int64_t>(8, 1), 10);
+  for (size_t task = 0; task < dataset.groups.size(); ++task)
+    dataset.groups[task].networks = {{task < 4 ? "large" : "small", 1}};
+  return dataset;
+}
+
+std::vector<size_t> sampleAfter(const Dataset &dataset, double fraction,
+                                uint64_t seed,
+                                const std::set<std::string> &teacherLabelled) {
+  PoolSamplingOptions options;
+  options.sampler = "heavy-tasks";
+  options.fraction = fraction;
+  options.seed = seed;
+  options.teacherLabelled = teacherLabelled;
+  auto chosen = samplePool(dataset, options);
+  EXPECT_TRUE(static_cast<bool>(chosen));
+  return chosen ? *chosen : std::vector<size_t>();
+}
+
+TEST(PoolSamplingTest, HeavyTasksComplementTheTeachersLabels) {
+  Dataset dataset = twoNetworks();
+  // Without a teacher, a quarter of the pool is two of the large tasks.
+  for (uint64_t seed = 0; seed < 50; ++seed)
+    for (size_t task : chosenTasks(dataset, sample(dataset, "heavy-tasks", 0.25, seed)))
+      EXPECT_LT(task, 4u) << "seed " << seed;
+  // A teacher labelled on the large network's tasks 0 and 1: the small
+  // network, which its labels left out whole, weighs twice the large one,
+  // whose other half they left out, and tasks 0 and 1 come last.
+  std::set<std::string> labelled = {"task0", "task1"};
+  int small = 0, again = 0, draws = 0;
+  for (uint64_t seed = 0; seed < 1000; ++seed)
+    for (size_t task : chosenTasks(dataset, sampleAfter(dataset, 0.25, seed, labelled))) {
+      small += task >= 4;
+      again += task < 2;
+      ++draws;
+    }
+  EXPECT_EQ(draws, 2000);
+  EXPECT_EQ(again, 0);
+  // Weights 0.25 per small task, 0.125 per large one left out: two draws
+  // without replacement hold 0.8 + 0.8 * 0.75 + 0.2 * 1 / 1.125 = 1.58
+  // small tasks on average, 1,578 of 2,000 expected.
+  EXPECT_GT(small, 1500);
+  EXPECT_LT(small, 1660);
+}
+
+TEST(PoolSamplingTest, ATeacherLabelledOnEverythingDrawsAsNone) {
+  Dataset dataset = twoNetworks();
+  std::set<std::string> everything;
+  for (const DatasetGroup &group : dataset.groups)
+    everything.insert(group.taskKey);
+  for (uint64_t seed = 0; seed < 50; ++seed)
+    EXPECT_EQ(sampleAfter(dataset, 0.25, seed, everything),
+              sample(dataset, "heavy-tasks", 0.25, seed))
+        << "seed " << seed;
+}
+
 TEST(PoolSamplingTest, WholeTasksUntilTheFraction) {
   Dataset dataset = pool({1e9, 2e9, 3e9, 4e9, 5e9, 6e9, 7e9, 8e9, 9e9, 1e10},
                          std::vector<int64_t>(10, 1), 10);

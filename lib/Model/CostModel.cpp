@@ -1,7 +1,7 @@
 //===- CostModel.cpp - Creating, saving and loading cost models -----------===//
 //
 // A model file is one line of magic, one line of JSON (the options, the
-// targets trained on, the token layout) and the model's own bytes: LibTorch
+// targets trained on and the tasks each was learned from, the token layout) and the model's own bytes: LibTorch
 // weights or an XGBoost booster. The JSON line makes a file inspectable
 // with `head -2` and lets `load` refuse a model featurized differently.
 //
@@ -69,11 +69,38 @@ CostModel::create(const ModelOptions &options) {
                    known + ")");
 }
 
-static json::Object optionsToJson(const ModelOptions &options,
-                                  llvm::ArrayRef<std::string> targets) {
+void CostModel::learnTargetsOf(const Dataset &trainSet) {
+  for (const std::string &target : trainSet.targets) {
+    if (llvm::is_contained(trainedTargets, target))
+      continue;
+    trainedTargets.push_back(target);
+    std::set<std::string> &tasks = labelledTaskKeys[target];
+    for (const DatasetGroup &group : trainSet.groups)
+      if (group.target == target)
+        tasks.insert(group.taskKey);
+  }
+}
+
+void CostModel::learnTargetsOf(const CostModel &other) {
+  for (const std::string &target : other.trainedTargets) {
+    if (llvm::is_contained(trainedTargets, target))
+      continue;
+    trainedTargets.push_back(target);
+    auto tasks = other.labelledTaskKeys.find(target);
+    if (tasks != other.labelledTaskKeys.end())
+      labelledTaskKeys[target] = tasks->second;
+  }
+}
+
+static json::Object
+optionsToJson(const ModelOptions &options, llvm::ArrayRef<std::string> targets,
+              const std::map<std::string, std::set<std::string>> &labelled) {
   json::Array targetList;
   for (const std::string &target : targets)
     targetList.push_back(target);
+  json::Object labelledList;
+  for (const auto &[target, tasks] : labelled)
+    labelledList[target] = json::Array(tasks);
   return json::Object{
       {"kind", options.kind},          {"d_model", options.dModel},
       {"d_state", options.dState},     {"layers", options.layers},
@@ -91,7 +118,8 @@ static json::Object optionsToJson(const ModelOptions &options,
       {"feature_size", static_cast<int64_t>(kFeatureSize)},
       {"feature_version", static_cast<int64_t>(kFeatureVersion)},
       {"max_tokens", static_cast<int64_t>(kMaxTokens)},
-      {"targets", std::move(targetList)}};
+      {"targets", std::move(targetList)},
+      {"labelled_tasks", std::move(labelledList)}};
 }
 
 llvm::Error CostModel::save(llvm::StringRef path) const {
@@ -100,7 +128,8 @@ llvm::Error CostModel::save(llvm::StringRef path) const {
     return bytes.takeError();
   std::string header;
   llvm::raw_string_ostream os(header);
-  os << kMagic << "\n" << json::Value(optionsToJson(modelOptions, trainedTargets))
+  os << kMagic << "\n" << json::Value(optionsToJson(modelOptions, trainedTargets,
+                                          labelledTaskKeys))
      << "\n";
   // Write a sibling file and rename it over `path`: a crash mid-write never
   // leaves a truncated model where a good one was.
@@ -130,6 +159,7 @@ llvm::Expected<std::unique_ptr<CostModel>> CostModel::clone() const {
   if (!copy)
     return copy.takeError();
   (*copy)->trainedTargets = trainedTargets;
+  (*copy)->labelledTaskKeys = labelledTaskKeys;
   if (llvm::Error error = (*copy)->deserialize(*bytes))
     return std::move(error);
   return copy;
@@ -263,6 +293,17 @@ CostModel::load(llvm::StringRef path) {
     for (const json::Value &target : *targets)
       if (auto name = target.getAsString())
         (*model)->trainedTargets.push_back(name->str());
+  if (const json::Object *labelled = object->getObject("labelled_tasks"))
+    for (const auto &[target, tasks] : *labelled) {
+      const json::Array *keys = tasks.getAsArray();
+      if (!keys)
+        return makeError("'" + path + "': bad header: labelled_tasks of '" +
+                         target.str() + "' is not a list");
+      std::set<std::string> &known = (*model)->labelledTaskKeys[target.str()];
+      for (const json::Value &key : *keys)
+        if (auto name = key.getAsString())
+          known.insert(name->str());
+    }
   if (llvm::Error error = (*model)->deserialize(bytes))
     return makeError("'" + path + "': " + llvm::toString(std::move(error)));
   return model;

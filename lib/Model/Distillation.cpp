@@ -135,9 +135,7 @@ NeuralCostModel::distill(const CostModel &teacherModel,
 TrainingReport NeuralCostModel::distillOrThrow(
     const NeuralCostModel &teacher, const DistillationData &data,
     const DistillationOptions &weights, unsigned epochs) {
-  for (const std::string &target : teacher.targets())
-    if (!llvm::is_contained(trainedTargets, target))
-      trainedTargets.push_back(target);
+  learnTargetsOf(teacher);
   useThreads(modelOptions.threads);
   // A set of schedules with the teacher's view of it, computed once (the
   // teacher does not change), and per sample how much that view counts.

@@ -457,9 +457,7 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
   useThreads(modelOptions.threads);
   std::mt19937_64 random(modelOptions.seed);
   bool warmStart = !trainedTargets.empty();
-  for (const std::string &target : trainSet.targets)
-    if (!llvm::is_contained(trainedTargets, target))
-      trainedTargets.push_back(target);
+  learnTargetsOf(trainSet);
   TrainingReport report;
   if (trainSet.groups.empty())
     return report;

@@ -14,7 +14,10 @@ public:
   int64_t parameterCount() const override { return 0; }
   llvm::Expected<TrainingReport> train(const Dataset &trainSet,
                                        const Dataset &) override {
-    trainedTargets = trainSet.targets;
+    // Trained anew on `trainSet` alone.
+    trainedTargets.clear();
+    labelledTaskKeys.clear();
+    learnTargetsOf(trainSet);
     return TrainingReport{};
   }
   llvm::Error update(const Dataset &, unsigned,

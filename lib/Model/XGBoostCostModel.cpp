@@ -81,7 +81,10 @@ public:
   llvm::Expected<TrainingReport> train(const Dataset &trainSet,
                                        const Dataset &validation) override {
     auto start = std::chrono::steady_clock::now();
-    trainedTargets = trainSet.targets;
+    // Trained anew on `trainSet` alone.
+    trainedTargets.clear();
+    labelledTaskKeys.clear();
+    learnTargetsOf(trainSet);
     length = trainSet.length;
     Matrix matrix;
     std::vector<float> rows = flatten(trainSet.all());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -83,31 +84,80 @@ static std::vector<size_t> wholeTasks(const Dataset &pool, double fraction,
   return takeWholeTasks(pool, order, fraction);
 }
 
-/// Whole tasks of `pool`, drawn without replacement with probability in
-/// proportion to their FLOPs times their occurrences in the networks, until
-/// `fraction` of its records: a tuner's task scheduler spends its trials on
-/// the tasks that hold the networks' time, so those are the ones a new
-/// target has measured through. FLOPs stand in for the time, which is not
-/// known before anything is measured.
+/// Per network, the FLOPs of `pool`'s tasks in it (counted per
+/// occurrence), of all tasks or only of those `counted` accepts.
+template <typename Accept>
+static std::map<std::string, double> networkFlops(const Dataset &pool,
+                                                  Accept counted) {
+  std::map<std::string, double> flops;
+  for (const DatasetGroup &group : pool.groups)
+    if (counted(group))
+      for (const auto &[network, count] : group.networks)
+        flops[network] += group.flops * static_cast<double>(count);
+  return flops;
+}
+
+/// Whole tasks of `pool`, drawn without replacement until `fraction` of its
+/// records. A tuner's task scheduler spends its trials on the tasks that
+/// hold the networks' time, so those are the ones a new target has measured
+/// through: without a teacher, a task is drawn in proportion to its FLOPs
+/// times its occurrences (FLOPs stand in for the time, which is not known
+/// before anything is measured).
+///
+/// With the tasks the teacher learned its last target from, the draw
+/// complements them, as a chain that tunes on each new target what it has
+/// not tuned yet would: the tasks it was not labelled on come first, a task
+/// weighed by its share of each network's FLOPs (a tuner tunes one network
+/// at a time) times the share of that network the teacher's labels left
+/// out; its labelled tasks follow, in the FLOPs draw. A FLOPs draw of v2
+/// labels GPT-2's, ViT-B/16's and VGG-16's heavy tasks; the next target's
+/// draw then labels ResNet-18's and MobileNet-V2's convolutions, which a
+/// held-out ResNet-50 resembles. A teacher labelled on every task leaves
+/// nothing to complement: the draw is the FLOPs draw.
 static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
+                                      const std::set<std::string> &teacherLabelled,
                                       std::mt19937_64 &random) {
+  auto labelled = [&](const DatasetGroup &group) {
+    return teacherLabelled.count(group.taskKey) != 0;
+  };
+  std::map<std::string, double> total =
+      networkFlops(pool, [](const DatasetGroup &) { return true; });
+  std::map<std::string, double> leftOut = networkFlops(
+      pool, [&](const DatasetGroup &group) { return !labelled(group); });
   // Efraimidis and Spirakis: the largest log(u) / weight, u uniform in
-  // (0, 1), is a draw in proportion to weight.
+  // (0, 1), is a draw in proportion to weight. One u per task, in the
+  // pool's order, so that a teacher labelled on everything draws exactly
+  // what no teacher does.
   std::uniform_real_distribution<double> uniform(
       std::numeric_limits<double>::min(), 1.0);
-  std::vector<std::pair<double, size_t>> keys;
+  std::vector<std::pair<double, size_t>> first, then;
   for (auto [index, group] : llvm::enumerate(pool.groups)) {
-    int64_t occurrences = 0;
-    for (const auto &[network, count] : group.networks)
-      occurrences += count;
-    double weight = std::max(1.0, group.flops) *
-                    static_cast<double>(std::max<int64_t>(1, occurrences));
-    keys.push_back({std::log(uniform(random)) / weight, index});
+    double logU = std::log(uniform(random));
+    if (labelled(group) || teacherLabelled.empty()) {
+      int64_t occurrences = 0;
+      for (const auto &[network, count] : group.networks)
+        occurrences += count;
+      double weight = std::max(1.0, group.flops) *
+                      static_cast<double>(std::max<int64_t>(1, occurrences));
+      then.push_back({logU / weight, index});
+      continue;
+    }
+    // A task of no known network is a network of its own, left out whole.
+    double weight = group.networks.empty() ? 1.0 : 0.0;
+    for (const auto &[network, count] : group.networks) {
+      double flops = total[network];
+      if (flops > 0)
+        weight += group.flops * static_cast<double>(count) / flops *
+                  (leftOut[network] / flops);
+    }
+    first.push_back({logU / std::max(weight, 1e-300), index});
   }
-  llvm::sort(keys, [](const auto &a, const auto &b) { return a.first > b.first; });
   std::vector<size_t> order;
-  for (const auto &[key, group] : keys)
-    order.push_back(group);
+  for (auto *keys : {&first, &then}) {
+    llvm::sort(*keys, [](const auto &a, const auto &b) { return a.first > b.first; });
+    for (const auto &[key, group] : *keys)
+      order.push_back(group);
+  }
   return takeWholeTasks(pool, order, fraction);
 }
 
@@ -123,7 +173,7 @@ tcl::samplePool(const Dataset &pool, const PoolSamplingOptions &options) {
   if (options.sampler == "tasks")
     return wholeTasks(pool, options.fraction, random);
   if (options.sampler == "heavy-tasks")
-    return heavyTasks(pool, options.fraction, random);
+    return heavyTasks(pool, options.fraction, options.teacherLabelled, random);
   std::vector<std::vector<size_t>> chosen(pool.groups.size());
   std::vector<std::vector<size_t>> left(pool.groups.size());
   for (auto [index, group] : llvm::enumerate(pool.groups)) {

@@ -116,7 +116,8 @@ static cl::opt<std::string> poolSampler(
     cl::cat(category), "pool-sampler", cl::init("none"),
     cl::desc("Train on a fraction of the training records (--new-target's, "
              "if given): whole tasks, 'tasks' at random or 'heavy-tasks' in "
-             "proportion to FLOPs times occurrences, or a fraction of each "
+             "proportion to FLOPs times occurrences (from a teacher, first "
+             "what its last target's labels left out), or a fraction of each "
              "task's, 'random' or by 'rdu' (active learning in rounds); "
              "'none': all"));
 static cl::opt<double> poolFraction(cl::cat(category), "pool-fraction", cl::init(0.1),
@@ -431,9 +432,22 @@ int main(int argc, char **argv) {
       pool.model = options;
       pool.seed = seed;
       pool.verbose = verbose;
-      // A student picks what to learn from in its teacher's embedding.
-      if (!startFrom.empty())
+      // A student picks what to learn from in its teacher's embedding, and
+      // complements the tasks its teacher learned its last target from.
+      if (!startFrom.empty()) {
         pool.warmStart = loadPath(startFrom);
+        std::string last = startModel->targets().empty()
+                               ? "its last target"
+                               : startModel->targets().back();
+        auto tasks = startModel->labelledTasks().find(last);
+        if (tasks != startModel->labelledTasks().end())
+          pool.teacherLabelled = tasks->second;
+        else if (poolSampler == "heavy-tasks")
+          llvm::errs() << "tcl-train: '" << startFrom
+                       << "' does not record the tasks it learned " << last
+                       << " from (saved before they were); heavy-tasks draws "
+                          "as without a teacher\n";
+      }
       auto chosen = samplePool(learning, pool);
       if (!chosen)
         return fail(llvm::toString(chosen.takeError()));

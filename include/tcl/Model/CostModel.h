@@ -21,7 +21,9 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -192,6 +194,13 @@ public:
   llvm::Error setTrainingOptions(const ModelOptions &options);
   /// Targets the model was trained on.
   const std::vector<std::string> &targets() const { return trainedTargets; }
+  /// Per target, the tasks whose labelled records the model learned that
+  /// target from (when it first learned it): what the next step of a
+  /// continual chain has not been labelled on. Files saved before this was
+  /// recorded have none.
+  const std::map<std::string, std::set<std::string>> &labelledTasks() const {
+    return labelledTaskKeys;
+  }
   virtual int64_t parameterCount() const = 0;
 
   /// Learns from `train`; `validation` (may be empty) decides when to stop
@@ -239,8 +248,15 @@ protected:
   virtual llvm::Expected<std::string> serialize() const = 0;
   virtual llvm::Error deserialize(llvm::StringRef bytes) = 0;
 
+  /// Adds the targets of `trainSet` the model has not learned yet, each
+  /// with the tasks it is learned from here.
+  void learnTargetsOf(const Dataset &trainSet);
+  /// Adds what `other` learned of targets this model has not learned.
+  void learnTargetsOf(const CostModel &other);
+
   ModelOptions modelOptions;
   std::vector<std::string> trainedTargets;
+  std::map<std::string, std::set<std::string>> labelledTaskKeys;
 };
 
 /// Kinds `create` accepts, in the order benchmarks list them.

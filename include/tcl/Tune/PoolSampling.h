@@ -18,6 +18,8 @@
 
 #include "llvm/Support/Error.h"
 
+#include <set>
+#include <string>
 #include <vector>
 
 namespace tcl {
@@ -26,7 +28,8 @@ struct PoolSamplingOptions {
   /// "rdu", "random" (some of every task), "tasks" (whole tasks at
   /// random, as a tuner measures them) or "heavy-tasks" (whole tasks drawn
   /// in proportion to their FLOPs times their occurrences, the tasks a
-  /// tuner's scheduler spends its trials on).
+  /// tuner's scheduler spends its trials on; with `teacherLabelled`, the
+  /// networks the teacher was not labelled on first).
   std::string sampler = "rdu";
   /// Share of each task's pool to choose (at least two per task); for
   /// "tasks" and "heavy-tasks", the share of the whole pool.
@@ -44,6 +47,10 @@ struct PoolSamplingOptions {
   /// it knows of other targets places the pool before anything is measured,
   /// where a model trained from nothing on two records per task cannot.
   std::string warmStart;
+  /// "heavy-tasks": the tasks the teacher learned its last target from
+  /// (CostModel::labelledTasks), empty without a teacher. A continual
+  /// chain's next tenth then labels what the last one left out.
+  std::set<std::string> teacherLabelled;
   uint64_t seed = 0;
   /// One line per round.
   bool verbose = false;
