@@ -114,16 +114,20 @@ TEST(Distillation, RecordsTheTasksEachTargetWasLearnedFrom) {
   Dataset labelled = fresh.selectGroups([](const DatasetGroup &group) {
     return group.taskKey < "task4" && group.taskKey.size() == 5;
   });
+  // Early stopping watches a fifth task: measured, so recorded too.
+  Dataset validation = fresh.selectGroups(
+      [](const DatasetGroup &group) { return group.taskKey == "task4"; });
   Dataset replay = old.splitSamples(0.2, 0).first;
-  DistillationData data{&labelled, &labelled, &fresh, &replay};
+  DistillationData data{&labelled, &validation, &fresh, &replay};
   auto report = student->distill(*teacher, data, DistillationOptions());
   ASSERT_TRUE(static_cast<bool>(report)) << llvm::toString(report.takeError());
 
-  std::set<std::string> all, four = {"task0", "task1", "task2", "task3"};
+  std::set<std::string> all,
+      five = {"task0", "task1", "task2", "task3", "task4"};
   for (const DatasetGroup &group : old.groups)
     all.insert(group.taskKey);
   std::map<std::string, std::set<std::string>> expected = {{"old", all},
-                                                           {"new", four}};
+                                                           {"new", five}};
   // The replay of "old" does not replace what "old" was learned from.
   EXPECT_EQ(student->labelledTasks(), expected);
 

@@ -69,15 +69,18 @@ CostModel::create(const ModelOptions &options) {
                    known + ")");
 }
 
-void CostModel::learnTargetsOf(const Dataset &trainSet) {
+void CostModel::learnTargetsOf(const Dataset &trainSet,
+                               const Dataset *validation) {
   for (const std::string &target : trainSet.targets) {
     if (llvm::is_contained(trainedTargets, target))
       continue;
     trainedTargets.push_back(target);
     std::set<std::string> &tasks = labelledTaskKeys[target];
-    for (const DatasetGroup &group : trainSet.groups)
-      if (group.target == target)
-        tasks.insert(group.taskKey);
+    for (const Dataset *set : {&trainSet, validation})
+      if (set)
+        for (const DatasetGroup &group : set->groups)
+          if (group.target == target)
+            tasks.insert(group.taskKey);
   }
 }
 

@@ -457,7 +457,7 @@ TrainingReport NeuralCostModel::trainOrThrow(const Dataset &trainSet,
   useThreads(modelOptions.threads);
   std::mt19937_64 random(modelOptions.seed);
   bool warmStart = !trainedTargets.empty();
-  learnTargetsOf(trainSet);
+  learnTargetsOf(trainSet, validation);
   TrainingReport report;
   if (trainSet.groups.empty())
     return report;

@@ -84,7 +84,7 @@ public:
     // Trained anew on `trainSet` alone.
     trainedTargets.clear();
     labelledTaskKeys.clear();
-    learnTargetsOf(trainSet);
+    learnTargetsOf(trainSet, &validation);
     length = trainSet.length;
     Matrix matrix;
     std::vector<float> rows = flatten(trainSet.all());

@@ -249,8 +249,10 @@ protected:
   virtual llvm::Error deserialize(llvm::StringRef bytes) = 0;
 
   /// Adds the targets of `trainSet` the model has not learned yet, each
-  /// with the tasks it is learned from here.
-  void learnTargetsOf(const Dataset &trainSet);
+  /// with the tasks it is learned from here: those of `trainSet` and of
+  /// `validation`, whose labels were measured as well.
+  void learnTargetsOf(const Dataset &trainSet,
+                      const Dataset *validation = nullptr);
   /// Adds what `other` learned of targets this model has not learned.
   void learnTargetsOf(const CostModel &other);
 
