@@ -17,9 +17,11 @@ later target is learned from a fraction of its records by
               every earlier target's records and the new ones (MTL-TLP)
 
 at each of --fractions of the new target's training records (chosen by
---sampler, the same ones for every method: 'tasks', whole tasks at random;
-'heavy-tasks', whole tasks in proportion to FLOPs times occurrences, where a
-tuner spends its trials; or 'random', some records of every task). Tasks of
+--sampler: 'tasks', whole tasks at random; 'heavy-tasks', whole tasks in
+proportion to FLOPs times occurrences, where a tuner spends its trials; or
+'random', some records of every task; the same ones for every method, except
+that with 'heavy-tasks' a model continued from a teacher that records its
+labelled tasks, distilled or fine-tuned, first complements them). Tasks of
 --test-networks are never trained on; PCA and top-1 are measured on them,
 for the new target. The models at --chain-fraction carry on to the next
 target, so after the whole sequence the distilled and fine-tuned chains are
