@@ -47,11 +47,13 @@ std::set<size_t> chosenTasks(const Dataset &dataset,
 }
 
 std::vector<size_t> sample(const Dataset &dataset, const std::string &sampler,
-                           double fraction, uint64_t seed) {
+                           double fraction, uint64_t seed,
+                           const std::set<std::string> &teacherLabelled = {}) {
   PoolSamplingOptions options;
   options.sampler = sampler;
   options.fraction = fraction;
   options.seed = seed;
+  options.teacherLabelled = teacherLabelled;
   auto chosen = samplePool(dataset, options);
   EXPECT_TRUE(static_cast<bool>(chosen));
   return chosen ? *chosen : std::vector<size_t>();
@@ -103,32 +105,21 @@ Dataset twoNetworks() {
   return dataset;
 }
 
-std::vector<size_t> sampleAfter(const Dataset &dataset, double fraction,
-                                uint64_t seed,
-                                const std::set<std::string> &teacherLabelled) {
-  PoolSamplingOptions options;
-  options.sampler = "heavy-tasks";
-  options.fraction = fraction;
-  options.seed = seed;
-  options.teacherLabelled = teacherLabelled;
-  auto chosen = samplePool(dataset, options);
-  EXPECT_TRUE(static_cast<bool>(chosen));
-  return chosen ? *chosen : std::vector<size_t>();
-}
-
 TEST(PoolSamplingTest, HeavyTasksComplementTheTeachersLabels) {
   Dataset dataset = twoNetworks();
   // Without a teacher, a quarter of the pool is two of the large tasks.
   for (uint64_t seed = 0; seed < 50; ++seed)
-    for (size_t task : chosenTasks(dataset, sample(dataset, "heavy-tasks", 0.25, seed)))
+    for (size_t task :
+         chosenTasks(dataset, sample(dataset, "heavy-tasks", 0.25, seed)))
       EXPECT_LT(task, 4u) << "seed " << seed;
-  // A teacher labelled on the large network's tasks 0 and 1: the small
-  // network, which its labels left out whole, weighs twice the large one,
-  // whose other half they left out, and tasks 0 and 1 come last.
+  // A teacher labelled on the large network's tasks 0 and 1: a task of the
+  // small network, which its labels left out whole, weighs twice one of the
+  // large network's other half, and tasks 0 and 1 come last.
   std::set<std::string> labelled = {"task0", "task1"};
   int small = 0, again = 0, draws = 0;
   for (uint64_t seed = 0; seed < 1000; ++seed)
-    for (size_t task : chosenTasks(dataset, sampleAfter(dataset, 0.25, seed, labelled))) {
+    for (size_t task : chosenTasks(
+             dataset, sample(dataset, "heavy-tasks", 0.25, seed, labelled))) {
       small += task >= 4;
       again += task < 2;
       ++draws;
@@ -148,7 +139,7 @@ TEST(PoolSamplingTest, ATeacherLabelledOnEverythingDrawsAsNone) {
   for (const DatasetGroup &group : dataset.groups)
     everything.insert(group.taskKey);
   for (uint64_t seed = 0; seed < 50; ++seed)
-    EXPECT_EQ(sampleAfter(dataset, 0.25, seed, everything),
+    EXPECT_EQ(sample(dataset, "heavy-tasks", 0.25, seed, everything),
               sample(dataset, "heavy-tasks", 0.25, seed))
         << "seed " << seed;
 }

@@ -1,9 +1,10 @@
 //===- CostModel.cpp - Creating, saving and loading cost models -----------===//
 //
 // A model file is one line of magic, one line of JSON (the options, the
-// targets trained on and the tasks each was learned from, the token layout) and the model's own bytes: LibTorch
-// weights or an XGBoost booster. The JSON line makes a file inspectable
-// with `head -2` and lets `load` refuse a model featurized differently.
+// targets trained on and the tasks each was learned from, the token layout)
+// and the model's own bytes: LibTorch weights or an XGBoost booster. The
+// JSON line makes a file inspectable with `head -2` and lets `load` refuse a
+// model featurized differently.
 //
 //===----------------------------------------------------------------------===//
 

@@ -114,9 +114,10 @@ static std::map<std::string, double> networkFlops(const Dataset &pool,
 /// draw then labels ResNet-18's and MobileNet-V2's convolutions, which a
 /// held-out ResNet-50 resembles. A teacher labelled on every task leaves
 /// nothing to complement: the draw is the FLOPs draw.
-static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
-                                      const std::set<std::string> &teacherLabelled,
-                                      std::mt19937_64 &random) {
+static std::vector<size_t>
+heavyTasks(const Dataset &pool, double fraction,
+           const std::set<std::string> &teacherLabelled,
+           std::mt19937_64 &random) {
   auto labelled = [&](const DatasetGroup &group) {
     return teacherLabelled.count(group.taskKey) != 0;
   };
@@ -154,7 +155,8 @@ static std::vector<size_t> heavyTasks(const Dataset &pool, double fraction,
   }
   std::vector<size_t> order;
   for (auto *keys : {&first, &then}) {
-    llvm::sort(*keys, [](const auto &a, const auto &b) { return a.first > b.first; });
+    llvm::sort(*keys,
+               [](const auto &a, const auto &b) { return a.first > b.first; });
     for (const auto &[key, group] : *keys)
       order.push_back(group);
   }
