@@ -140,6 +140,8 @@ TEST(Distillation, RecordsTheTasksEachTargetWasLearnedFrom) {
   ASSERT_TRUE(static_cast<bool>(loaded)) << llvm::toString(loaded.takeError());
   EXPECT_EQ((*loaded)->targets(), (std::vector<std::string>{"old", "new"}));
   EXPECT_EQ((*loaded)->labelledTasks(), expected);
+  ASSERT_NE((*loaded)->lastTargetTasks(), nullptr);
+  EXPECT_EQ(*(*loaded)->lastTargetTasks(), five);
 }
 
 TEST(AnchoredUpdate, ForgetsLessOfTheTasksItHasNotMeasured) {

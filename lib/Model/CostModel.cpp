@@ -85,6 +85,13 @@ void CostModel::learnTargetsOf(const Dataset &trainSet,
   }
 }
 
+const std::set<std::string> *CostModel::lastTargetTasks() const {
+  if (trainedTargets.empty())
+    return nullptr;
+  auto tasks = labelledTaskKeys.find(trainedTargets.back());
+  return tasks == labelledTaskKeys.end() ? nullptr : &tasks->second;
+}
+
 void CostModel::learnTargetsOf(const CostModel &other) {
   for (const std::string &target : other.trainedTargets) {
     if (llvm::is_contained(trainedTargets, target))

@@ -436,17 +436,13 @@ int main(int argc, char **argv) {
       // complements the tasks its teacher learned its last target from.
       if (!startFrom.empty()) {
         pool.warmStart = loadPath(startFrom);
-        std::string last = startModel->targets().empty()
-                               ? "its last target"
-                               : startModel->targets().back();
-        auto tasks = startModel->labelledTasks().find(last);
-        if (tasks != startModel->labelledTasks().end())
-          pool.teacherLabelled = tasks->second;
+        if (const std::set<std::string> *tasks = startModel->lastTargetTasks())
+          pool.teacherLabelled = *tasks;
         else if (poolSampler == "heavy-tasks")
           llvm::errs() << "tcl-train: '" << startFrom
-                       << "' does not record the tasks it learned " << last
-                       << " from (saved before they were); heavy-tasks draws "
-                          "as without a teacher\n";
+                       << "' does not record the tasks it learned its last "
+                          "target from (saved before they were); heavy-tasks "
+                          "draws as without a teacher\n";
       }
       auto chosen = samplePool(learning, pool);
       if (!chosen)

@@ -201,6 +201,9 @@ public:
   const std::map<std::string, std::set<std::string>> &labelledTasks() const {
     return labelledTaskKeys;
   }
+  /// The tasks the model learned its last target from; null when it has no
+  /// target or its file did not record them.
+  const std::set<std::string> *lastTargetTasks() const;
   virtual int64_t parameterCount() const = 0;
 
   /// Learns from `train`; `validation` (may be empty) decides when to stop
