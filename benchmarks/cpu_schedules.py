@@ -3,13 +3,18 @@
 best of N random legal schedules, and oneDNN, one thread, per task.
 
 Covers the 1024^3 matmul and every task of the zoo's ResNet-50 and BERT-base
-(or the models given). Each task is outlined into a module of its own
+(or the models given: names in build/zoo, `torch/<name>` for the torch-mlir
+flavour). Each task is outlined into a module of its own
 (tcl-extract-tasks outline-dir=...), so every variant runs exactly the same
 computation in the same process family, one after the other. Prints a table
-of GFLOP/s and ratios and writes JSON.
+of GFLOP/s and ratios, then per task kind the worst default/naive ratio (the
+default schedule must never be slower than naive loops), and writes JSON.
 
     benchmarks/cpu_schedules.py [--build build] [--random 20]
         [--matmul-random 200] [--models resnet50,bert_base] [--out FILE]
+    # every task kind of the zoo, default against naive only:
+    benchmarks/cpu_schedules.py --random 0 --no-matmul \
+        --models resnet50,mobilenet_v2,bert_base,torch/resnet50,torch/vgg16,torch/llama_layer
 """
 
 import argparse
@@ -57,8 +62,9 @@ def measure_task(bin_dir, path, work, random_count, repeats):
                      os.path.join(work, "naive.json"))
     default = run_json(base + ["--schedule=default", "--check"],
                        os.path.join(work, "default.json"))
-    random = run_json(base + ["--random-schedules=%d" % random_count, "--check"],
-                      os.path.join(work, "random.json"))
+    random = random_count and run_json(
+        base + ["--random-schedules=%d" % random_count, "--check"],
+        os.path.join(work, "random.json"))
     vendor = run_json([onednn, path, "--num-threads=1", "--repeats=%d" % repeats],
                       os.path.join(work, "onednn.json"))
     flops = (default or naive or {}).get("flops", 0)
@@ -117,11 +123,13 @@ def main():
                         "--tcl-extract-tasks=outline-dir=" + outline, "-o", "/dev/null"],
                        check=True, stdout=subprocess.DEVNULL)
         for name in sorted(os.listdir(outline)):
+            if any(os.path.basename(path) == name for _, _, path, _ in tasks):
+                continue  # the same task in an earlier model
             kind = name.rsplit("_", 1)[0]
             tasks.append((model, kind, os.path.join(outline, name), args.random))
 
     rows = []
-    header = "%-11s %-14s %-16s %8s %8s %8s %8s %8s %9s %9s" % (
+    header = "%-17s %-14s %-16s %8s %8s %8s %8s %8s %9s %9s" % (
         "model", "kind", "task", "GFLOP", "naive", "default", "best", "oneDNN",
         "best/dnn", "dflt/nve")
     print("GFLOP/s, one thread; best = best of N random legal schedules")
@@ -131,7 +139,7 @@ def main():
         result = measure_task(bin_dir, path, work, count, args.repeats)
         result.update({"model": model, "kind": kind, "task": key})
         rows.append(result)
-        print("%-11s %-14s %-16s %8.3f %8s %8s %8s %8s %9s %9s" % (
+        print("%-17s %-14s %-16s %8.3f %8s %8s %8s %8s %9s %9s" % (
             model, kind, key, result["flops"] / 1e9, fmt(result["naive_gflops"]),
             fmt(result["default_gflops"]), fmt(result["best_random_gflops"]),
             fmt(result["onednn_gflops"]),
@@ -149,6 +157,12 @@ def main():
             [ratio(r["onednn_s"], r["best_random_s"]) for r in convs])
         summary["resnet50_conv_geomean_default_over_onednn"] = geomean(
             [ratio(r["onednn_s"], r["default_s"]) for r in convs])
+    for kind in sorted({r["kind"] for r in rows}):
+        ratios = [ratio(r["naive_s"], r["default_s"]) for r in rows if r["kind"] == kind]
+        measured = [x for x in ratios if x]
+        if measured:
+            summary["%s_worst_default_over_naive" % kind] = min(measured)
+            summary["%s_default_slower_than_naive" % kind] = sum(x < 1 for x in measured)
     print("summary:")
     for key, value in summary.items():
         print("  %-45s %s" % (key, fmt(value, 3)))

@@ -2,6 +2,9 @@
 
 #include "tcl/Run/HostTensor.h"
 
+#include <cmath>
+#include <limits>
+
 #include "gtest/gtest.h"
 
 #include <cstdint>
@@ -53,6 +56,45 @@ TEST(HostTensor, CompareUsesToleranceScaledByTheReference) {
   EXPECT_FALSE(far.ok());
   EXPECT_EQ(far.mismatches, 1);
   EXPECT_EQ(far.firstMismatch, 2);
+}
+
+TEST(HostTensor, NonFiniteOutputsNeverMatchAFiniteReference) {
+  HostTensor ref(ElementKind::F32, {3}), out(ElementKind::F32, {3});
+  float *r = static_cast<float *>(ref.data());
+  float *o = static_cast<float *>(out.data());
+  r[0] = 1; r[1] = 2; r[2] = 3;
+  o[0] = 1; o[1] = std::numeric_limits<float>::infinity(); o[2] = NAN;
+  Comparison both = out.compare(ref, 1e9, 1e9); // no tolerance excuses them
+  EXPECT_FALSE(both.ok());
+  EXPECT_EQ(both.mismatches, 2);
+  EXPECT_EQ(both.nonFinite, 2);
+  EXPECT_EQ(both.firstMismatch, 1);
+}
+
+TEST(HostTensor, ANonFiniteReferenceCannotBeJudged) {
+  HostTensor ref(ElementKind::F32, {3}), out(ElementKind::F32, {3});
+  float *r = static_cast<float *>(ref.data());
+  float *o = static_cast<float *>(out.data());
+  // One infinity in the reference must not make the tolerance infinite:
+  // the finite elements are still compared on their own scale.
+  r[0] = std::numeric_limits<float>::infinity(); r[1] = 1; r[2] = 2;
+  o[0] = std::numeric_limits<float>::infinity(); o[1] = 1; o[2] = 5;
+  Comparison cmp = out.compare(ref, 0, 1e-3);
+  EXPECT_EQ(cmp.nonFiniteReference, 1);
+  EXPECT_EQ(cmp.mismatches, 1);
+  EXPECT_EQ(cmp.firstMismatch, 2);
+  EXPECT_FALSE(cmp.ok());
+  o[2] = 2;
+  EXPECT_FALSE(out.compare(ref, 0, 1e-3).ok()); // still nothing to judge by
+}
+
+TEST(HostTensor, PositiveDomainFillsArePositive) {
+  HostTensor a(ElementKind::F32, {256});
+  a.fillRandom(3, ValueDomain::Positive, 2.0);
+  for (int64_t i = 0; i < a.numElements(); ++i) {
+    EXPECT_GE(a.at(i), 1.0);
+    EXPECT_LT(a.at(i), 3.0);
+  }
 }
 
 TEST(HostTensor, ElementKindsParseOrExplain) {

@@ -40,6 +40,26 @@ static int64_t largestDivisorAtMost(int64_t size, int64_t cap) {
   return 1;
 }
 
+/// The loop along which an input of `op` is contiguous when that is not the
+/// innermost loop, although the input varies along it: the input is read
+/// transposed (torch-mlir's Linear weights, NCHW <-> NHWC copies).
+/// Broadcast inputs, which do not vary along the innermost loop, do not
+/// count.
+static std::optional<unsigned> transposedInputLoop(linalg::LinalgOp op) {
+  unsigned innermost = op.getNumLoops() - 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
+        !map.isFunctionOfDim(innermost))
+      continue;
+    unsigned contiguous =
+        cast<AffineDimExpr>(map.getResults().back()).getPosition();
+    if (contiguous != innermost)
+      return contiguous;
+  }
+  return std::nullopt;
+}
+
 namespace {
 /// Heuristic tile sizes per loop; 0 leaves a loop untiled.
 struct TileSizeHeuristic {
@@ -117,6 +137,20 @@ struct TileSizeHeuristic {
       if (!reduction.empty() && reduction.back() == bounds.size() - 1) {
         setAll(parallel, 1);
         setInnermost(reduction, 8 * vectorWidth);
+        return sizes;
+      }
+      // A transpose reads one vector along its input's contiguous loop and
+      // writes one along the innermost loop: a square tile of one vector
+      // each way is read by rows, transposed in registers and written by
+      // rows. A strip along the innermost loop alone would read its input
+      // one element per cache line.
+      if (std::optional<unsigned> contiguous = transposedInputLoop(op);
+          contiguous && reduction.empty()) {
+        setAll(parallel, 1);
+        unsigned innermost = bounds.size() - 1;
+        sizes[innermost] = largestDivisorAtMost(bounds[innermost], vectorWidth);
+        sizes[*contiguous] =
+            largestDivisorAtMost(bounds[*contiguous], vectorWidth);
         return sizes;
       }
       // Otherwise one strip of a few vectors along the innermost parallel

@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "tcl/Task/StaticShapes.h"
 #include "tcl/Task/TaskExtraction.h"
 #include "tcl/Task/TaskJson.h"
 #include "tcl/Task/TaskTable.h"
@@ -25,7 +26,12 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    // The report describes the module as tcl tunes it, with its static
+    // shapes in disguise made static; the IR itself is left as it is.
+    OwningOpRef<ModuleOp> canonical = getOperation().clone();
+    ModuleOp module = *canonical;
+    if (failed(makeShapesStatic(module)))
+      return signalPassFailure();
     if (format != "json" && format != "table") {
       module.emitError() << "unknown report format '" << format
                          << "' (expected 'json' or 'table')";
@@ -66,14 +72,9 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
     };
     // Diagnose at the op itself so the user gets file:line:col.
     TaskSet tasks = extractTasks(
-        module, [&](Operation *op, const Classification &cls) {
-          InFlightDiagnostic diag =
-              allowUnsupported ? op->emitWarning() : op->emitError();
-          diag << "cannot tune '" << op->getName()
-               << "': " << cls.unsupportedReason;
-          if (!allowUnsupported)
-            diag.attachNote() << "pass allow-unsupported=true to list such "
-                                 "ops and extract the rest";
+        module,
+        [&](Operation *op, const Classification &cls) {
+          diagnoseUnsupported(op, cls, allowUnsupported);
         },
         outline);
     if (outlineFailed)

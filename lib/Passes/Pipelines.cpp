@@ -23,8 +23,10 @@ using namespace tcl;
 
 /// Tensors to buffers with identity layouts at function boundaries, results
 /// turned into caller-allocated out-params (what a runtime or another
-/// framework calls), and every temporary freed.
+/// framework calls), and every temporary freed. The caller's tensors stay
+/// its own: an op whose init is an argument writes into a copy.
 static void addBufferization(OpPassManager &pm) {
+  pm.addPass(createTclReadOnlyArguments());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -2,6 +2,7 @@
 
 #include "tcl/Passes/Passes.h"
 #include "tcl/Space/CpuSpace.h"
+#include "tcl/Task/StaticShapes.h"
 #include "tcl/Space/Space.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -52,6 +53,8 @@ struct PrintSpacePass : public tcl::impl::TclPrintSpaceBase<PrintSpacePass> {
       return;
     }
 
+    if (failed(tcl::prepareTasks(module, allowUnsupported)))
+      return signalPassFailure();
     auto space = tcl::buildCpuSpace(module, cpu, features, threads);
     if (failed(space))
       return signalPassFailure();

@@ -3,6 +3,7 @@
 #include "tcl/Passes/Passes.h"
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Space/GpuSpace.h"
+#include "tcl/Task/StaticShapes.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -37,6 +38,8 @@ struct CpuSpacePass : public tcl::impl::TclCpuSpaceBase<CpuSpacePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(tcl::prepareTasks(module, allowUnsupported)))
+      return signalPassFailure();
     if (failed(writeSpace(module,
                           tcl::buildCpuSpace(module, cpu, features, threads),
                           outputPath)))

@@ -3,6 +3,7 @@
 #include "tcl/Run/Candidate.h"
 
 #include "tcl/Run/CoreLock.h"
+#include "tcl/Run/ElidedResources.h"
 #include "FaultInjection.h"
 
 #include "tcl/Space/CpuSpace.h"
@@ -96,7 +97,8 @@ llvm::json::Value toJson(const CandidateResult &result) {
         {"max_abs_error", number(check.comparison.maxAbsError)},
         {"max_rel_error", number(check.comparison.maxRelError)},
         {"first_mismatch", check.comparison.firstMismatch},
-        {"has_nan", check.comparison.hasNaN},
+        {"non_finite", check.comparison.nonFinite},
+        {"non_finite_reference", check.comparison.nonFiniteReference},
         {"got", number(check.got)},
         {"expected", number(check.expected)}});
   return llvm::json::Object{{"status", statusName(result.status)},
@@ -158,7 +160,9 @@ CandidateResult fromJson(llvm::StringRef text) {
       entry.comparison.maxRelError = readNumber(*check, "max_rel_error");
       entry.comparison.firstMismatch =
           check->getInteger("first_mismatch").value_or(-1);
-      entry.comparison.hasNaN = check->getBoolean("has_nan").value_or(false);
+      entry.comparison.nonFinite = check->getInteger("non_finite").value_or(0);
+      entry.comparison.nonFiniteReference =
+          check->getInteger("non_finite_reference").value_or(0);
       entry.got = readNumber(*check, "got");
       entry.expected = readNumber(*check, "expected");
       result.checks.push_back(entry);
@@ -204,6 +208,8 @@ std::optional<InjectedFault> tcl::parseInjectedFault(llvm::StringRef name) {
 
 FailureOr<std::unique_ptr<CandidateEvaluator>>
 CandidateEvaluator::create(ModuleOp payload, const EvaluationOptions &options) {
+  if (failed(verifyNoElidedResources(payload)))
+    return failure();
   std::unique_ptr<CandidateEvaluator> evaluator(
       new CandidateEvaluator(payload, options));
   FailureOr<EntrySignature> signature =
@@ -305,7 +311,7 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
     summary.mean = sum / output.numElements();
     result.outputs.push_back(summary);
   }
-  bool matches = true;
+  bool matches = true, judged = true;
   if (opts.check) {
     for (size_t i = 0; i < outputs.size(); ++i) {
       OutputCheck check;
@@ -316,12 +322,16 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
         check.expected = references[i].at(check.comparison.firstMismatch);
       }
       matches &= check.comparison.ok();
+      judged &= check.comparison.nonFiniteReference == 0;
       result.checks.push_back(check);
     }
   }
   result.ok = matches;
   result.status = matches ? CandidateStatus::Ok : CandidateStatus::WrongResult;
-  if (!matches)
+  if (!judged)
+    result.failure = "the reference outputs have NaN or infinite values: the "
+                     "check cannot judge them";
+  else if (!matches)
     result.failure = "outputs differ from the reference";
   return llvm::formatv("{0}", toJson(result)).str();
 }

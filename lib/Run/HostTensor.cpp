@@ -102,17 +102,20 @@ void HostTensor::fillZero() {
   std::memset(storage.get(), 0, count * elementBytes(elementKind));
 }
 
-void HostTensor::fillRandom(uint64_t seed) {
+void HostTensor::fillRandom(uint64_t seed, ValueDomain domain, double scale) {
+  bool positive = domain == ValueDomain::Positive;
   std::mt19937_64 generator(seed);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int64_t> integer(-8, 7);
+  std::uniform_real_distribution<double> real(positive ? 0.5 : -1.0,
+                                              positive ? 1.5 : 1.0);
+  std::uniform_int_distribution<int64_t> integer(positive ? 1 : -8, 7);
   for (int64_t i = 0; i < count; ++i) {
     switch (elementKind) {
     case ElementKind::F32:
-      static_cast<float *>(data())[i] = static_cast<float>(real(generator));
+      static_cast<float *>(data())[i] =
+          static_cast<float>(scale * real(generator));
       break;
     case ElementKind::F64:
-      static_cast<double *>(data())[i] = real(generator);
+      static_cast<double *>(data())[i] = scale * real(generator);
       break;
     case ElementKind::I8:
       static_cast<int8_t *>(data())[i] = static_cast<int8_t>(integer(generator));
@@ -156,16 +159,23 @@ Comparison HostTensor::compare(const HostTensor &reference, double atol,
   // carries the rounding error of those sums, whatever the summation order.
   double scale = 0;
   for (int64_t i = 0; i < count; ++i)
-    if (!std::isnan(reference.at(i)))
+    if (std::isfinite(reference.at(i)))
       scale = std::max(scale, std::fabs(reference.at(i)));
   double tolerance = atol + rtol * scale;
+  auto mismatch = [&](int64_t i) {
+    ++result.mismatches;
+    if (result.firstMismatch < 0)
+      result.firstMismatch = i;
+  };
   for (int64_t i = 0; i < count; ++i) {
     double actual = at(i), expected = reference.at(i);
-    if (std::isnan(actual) != std::isnan(expected)) {
-      result.hasNaN = true;
-      ++result.mismatches;
-      if (result.firstMismatch < 0)
-        result.firstMismatch = i;
+    if (!std::isfinite(expected)) {
+      ++result.nonFiniteReference;
+      continue;
+    }
+    if (!std::isfinite(actual)) {
+      ++result.nonFinite;
+      mismatch(i);
       continue;
     }
     double error = std::fabs(actual - expected);
@@ -173,11 +183,8 @@ Comparison HostTensor::compare(const HostTensor &reference, double atol,
     if (expected != 0)
       result.maxRelError =
           std::max(result.maxRelError, error / std::fabs(expected));
-    if (error > tolerance) {
-      ++result.mismatches;
-      if (result.firstMismatch < 0)
-        result.firstMismatch = i;
-    }
+    if (error > tolerance)
+      mismatch(i);
   }
   return result;
 }

@@ -1,6 +1,7 @@
 //===- JitModule.cpp - JIT-compile and call a lowered module --------------===//
 
 #include "tcl/Run/JitModule.h"
+#include "tcl/Run/InputDomain.h"
 #include "tcl/Support/Memory.h"
 
 
@@ -55,6 +56,7 @@ FailureOr<EntrySignature> tcl::readEntrySignature(ModuleOp module,
     FailureOr<TensorSpec> spec = readTensorSpec(func, type, "argument", index);
     if (failed(spec))
       return failure();
+    spec->domain = inferInputDomain(func.getArgument(index));
     signature.inputs.push_back(*spec);
   }
   for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
@@ -75,7 +77,7 @@ void EntrySignature::allocate(uint64_t seed,
     inputTensors.emplace_back(spec.kind, spec.shape);
     // Each argument gets its own stream so adding an argument does not
     // change the values of the others.
-    inputTensors.back().fillRandom(seed * 1000003u + index);
+    inputTensors.back().fillRandom(seed * 1000003u + index, spec.domain);
   }
   for (const TensorSpec &spec : outputs)
     outputTensors.emplace_back(spec.kind, spec.shape);

@@ -55,16 +55,55 @@ void tcl::printRound(llvm::raw_ostream &os, const RoundReport &report) {
   os.flush();
 }
 
+/// "12.3 ms tuned against 20.1 ms <name> (1.63x), 18 of 20 tasks": the
+/// tuned module's time (TunedTask::chosenSeconds) against `baseline` summed
+/// over the same tasks, those that have both, so that a task without a
+/// valid measurement is not a free win.
+static void printSum(llvm::raw_ostream &os, const TuneResult &result,
+                     llvm::StringRef name,
+                     std::optional<double> TunedTask::*baseline) {
+  std::optional<double> tuned, reference;
+  unsigned both = 0;
+  for (const TunedTask &task : result.tasks) {
+    std::optional<double> chosen = task.chosenSeconds();
+    if (!chosen || !(task.*baseline))
+      continue;
+    tuned = tuned.value_or(0) + task.weight * *chosen;
+    reference = reference.value_or(0) + task.weight * *(task.*baseline);
+    ++both;
+  }
+  os << llvm::formatv("\n  {0} tuned against {1} {2} ({3}), {4} of {5} tasks",
+                      formatSeconds(tuned), formatSeconds(reference), name,
+                      speedup(reference, tuned), both, result.tasks.size());
+}
+
+/// The tasks that nothing valid ran for, with why: a run that tuned
+/// nothing must not read like one that won.
+static void printUntuned(llvm::raw_ostream &os, const TuneResult &result) {
+  unsigned untuned = llvm::count_if(
+      result.tasks, [](const TunedTask &task) { return task.untuned(); });
+  if (!untuned)
+    return;
+  os << llvm::formatv("\nUNTUNED: {0} of {1} tasks have no valid schedule and "
+                      "keep the default one:\n",
+                      untuned, result.tasks.size());
+  for (const TunedTask &task : result.tasks)
+    if (task.untuned())
+      os << llvm::formatv("  {0,-18} {1,-16} {2} trials: {3}\n", task.kind,
+                          task.key, task.trials,
+                          task.lastFailure.empty()
+                              ? std::string("nothing was measured")
+                              : llvm::StringRef(task.lastFailure)
+                                    .take_front(160)
+                                    .str());
+}
+
 void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
   os << llvm::formatv("\n{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
                       "{7,11} {8,8} {9,8}  {10}\n",
                       "kind", "task", "count", "trials", "best", "GFLOP/s",
                       "default", "oneDNN", "vs dflt", "vs dnnl", "uses");
-  // A sum stays empty when no task has that figure (oneDNN off, say):
-  // "-", not a sum of 0 us.
-  std::optional<double> tuned, defaults, onednn;
-  bool allTuned = true, allDefaults = true, allOnednn = true;
-  for (const TunedTask &task : result.tasks) {
+  for (const TunedTask &task : result.tasks)
     os << llvm::formatv("{0,-18} {1,-16} {2,6} {3,6} {4,11} {5,8} {6,11} "
                         "{7,11} {8,8} {9,8}  {10}\n",
                         task.kind, task.key, static_cast<int64_t>(task.weight),
@@ -74,26 +113,13 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
                         formatSeconds(task.onednnSeconds),
                         speedup(task.defaultSeconds, task.bestSeconds),
                         speedup(task.onednnSeconds, task.bestSeconds),
-                        task.keepsDefault() ? "default" : "tuned");
-    auto add = [&](std::optional<double> seconds, std::optional<double> &sum,
-                   bool &all) {
-      if (seconds)
-        sum = sum.value_or(0) + task.weight * *seconds;
-      else
-        all = false;
-    };
-    add(task.chosenSeconds(), tuned, allTuned);
-    add(task.defaultSeconds, defaults, allDefaults);
-    add(task.onednnSeconds, onednn, allOnednn);
-  }
-  os << llvm::formatv("\nall tasks, sum of count x latency: {0} tuned, {1} "
-                      "default schedule ({2}), {3} oneDNN ({4}){5}\n",
-                      formatSeconds(tuned), formatSeconds(defaults),
-                      speedup(defaults, tuned), formatSeconds(onednn),
-                      speedup(onednn, tuned),
-                      allTuned && allDefaults && allOnednn
-                          ? ""
-                          : " (tasks without a figure are left out)");
+                        task.untuned()        ? "UNTUNED"
+                        : task.keepsDefault() ? "default"
+                                              : "tuned");
+  os << "\nall tasks, sum of count x latency over the tasks with both figures:";
+  printSum(os, result, "default schedule", &TunedTask::defaultSeconds);
+  printSum(os, result, "oneDNN", &TunedTask::onednnSeconds);
+  os << "\n";
   if (result.tunedSeconds || result.defaultSeconds)
     os << llvm::formatv("end to end (whole module, measured): {0} tuned, {1} "
                         "default schedule ({2}); oneDNN per-op sum {3} "
@@ -109,5 +135,6 @@ void tcl::printSummary(llvm::raw_ostream &os, const TuneResult &result) {
                       formatDuration(result.time.searching),
                       formatDuration(result.time.measuring),
                       formatDuration(result.time.updating));
+  printUntuned(os, result);
   os.flush();
 }

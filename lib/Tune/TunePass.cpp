@@ -81,6 +81,9 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
     options.network = network;
     options.endToEnd = endToEnd;
     options.historyPath = history;
+    if (fillElided >= 0)
+      options.fillElidedSeed = static_cast<uint64_t>(fillElided);
+    options.allowUnsupported = allowUnsupported;
     options.keepDefault = keepDefault;
     options.channelsLast = channelsLast;
     options.progress = !quiet;
@@ -91,6 +94,14 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
       emitError(module.getLoc()) << "tcl-tune: " << llvm::toString(result.takeError());
       return signalPassFailure();
     }
+
+    unsigned untuned = llvm::count_if(
+        result->tasks, [](const tcl::TunedTask &task) { return task.untuned(); });
+    if (untuned)
+      emitWarning(module.getLoc())
+          << "tcl-tune: " << untuned << " of " << result->tasks.size()
+          << " tasks have no valid schedule and keep the default one (the "
+             "summary lists them, with why)";
 
     if (!exportSchedules.empty()) {
       std::string error;

@@ -20,10 +20,12 @@
 #include "tcl/Passes/Passes.h"
 #include "tcl/Model/CostModel.h"
 #include "tcl/Run/CoreLock.h"
+#include "tcl/Run/ElidedResources.h"
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Support/Context.h"
 #include "tcl/Target/Machine.h"
 #include "tcl/Target/TargetSpec.h"
+#include "tcl/Task/StaticShapes.h"
 #include "tcl/Tune/BatchPicking.h"
 #include "tcl/Tune/Exploration.h"
 #include "tcl/Tune/TaskScheduler.h"
@@ -638,6 +640,7 @@ TunedTask Tuner::summarize(const TuningTask &task) const {
   }
   tuned.defaultSeconds = task.defaultSeconds;
   tuned.onednnSeconds = task.onednnSeconds;
+  tuned.lastFailure = task.lastFailure;
   tuned.defaultWins = options.keepDefault;
   return tuned;
 }
@@ -699,6 +702,8 @@ llvm::Error Tuner::measureEndToEnd(ModuleOp module, TuneResult &result) {
       parseSourceString<ModuleOp>(text, ParserConfig(context.get()));
   if (!copy)
     return makeError("cannot copy the module for the end-to-end run");
+  if (options.fillElidedSeed)
+    fillElidedResources(*copy, *options.fillElidedSeed);
   // The whole network compiles every tuned op at once: BERT-base's 85 ops
   // with unrolled register tiles take over 100 s to compile on one core,
   // which the per-candidate limit is not sized for.
@@ -890,6 +895,10 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
 llvm::Expected<TuneResult> tcl::tuneModule(ModuleOp module,
                                            const TuneOptions &options,
                                            llvm::raw_ostream &log) {
+  if (failed(prepareTasks(module, options.allowUnsupported)))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the module has ops that cannot be tuned (diagnosed above)");
   if (options.channelsLast && failed(rewriteChannelsLast(module)))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),

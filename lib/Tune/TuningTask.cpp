@@ -47,6 +47,9 @@ void TuningTask::addRecord(const RecordRow &record) {
           --later.index;
     }
     failedSchedules.insert(record.assignment);
+    lastFailure = record.status == "ok" ? "scalar code from a vectorizing "
+                                          "schedule"
+                                        : record.status + ": " + record.error;
     return;
   }
   if (failedSchedules.count(record.assignment))

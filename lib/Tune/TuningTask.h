@@ -55,6 +55,9 @@ public:
   /// and those read back, so that a resumed run takes no more than the
   /// limit.
   unsigned confirmations = 0;
+  /// Why the last failed measurement failed ("wrong_result: ..."): what
+  /// the summary shows for a task with no valid schedule.
+  std::string lastFailure;
   /// The space has no unmeasured legal schedule left.
   bool exhausted = false;
   /// Rounds in a row, the last one included, that did not beat the best

@@ -8,19 +8,60 @@ ml_program, no dense_resource blobs) and can be regenerated at any size.  Every
 network is described by a small layer table below and emitted through one
 `IRBuilder`, so all models share the same layer functions.
 
-Output contract (every model):
+Output contract (every model, both flavours):
   * exactly one public function
         func.func @forward(%input: tensor<...>[, weights...]) -> tensor<...>
     using only the func, arith, math, linalg and tensor dialects, fp32, batch 1;
-  * convolutions and matmuls are named linalg ops in destination-passing style:
-    `tensor.empty` + `linalg.fill` (0.0) gives the `outs` accumulator; padding is
-    an explicit `tensor.pad`; bias / folded batch-norm, activations and residual
-    adds are one elementwise `linalg.generic` after each named op;
+  * convolutions and matmuls are named linalg ops in destination-passing
+    style; padding is an explicit `tensor.pad`;
   * weights (`--weights`):
       splat  every weight is `arith.constant dense<V> : tensor<...>` (default);
       args   every weight is an extra argument of @forward after %input, in a
-             fixed order (program order; kernel before bias), so a runner can
+             fixed order (program order; kernel before bias; a batch norm's
+             gamma, beta, running mean, running variance), so a runner can
              feed its own (e.g. random) values.
+    Constants that are no weights stay constants in both modes: llama_layer's
+    rotary cos/sin tables and the torch flavour's zero accumulators.
+
+Flavours (`--flavour`): the same networks in two IR styles.
+  tcl    (default) tcl's own style: NHWC/HWCF convolutions, dense weights
+         stored K x N, `tensor.empty` + `linalg.fill` (0.0) as every
+         conv/matmul's `outs`, and bias / folded batch-norm, activation and
+         residual add as ONE elementwise `linalg.generic` after each named op.
+  torch  what torch-mlir's torch-backend-to-linalg-on-tensors pipeline writes
+         for the torchvision / HF module, i.e. what users feed tcl:
+         * NCHW activations (input 1x3x224x224), FCHW weights:
+           `linalg.conv_2d_nchw_fchw`, `linalg.depthwise_conv_2d_nchw_chw` (its
+           C x 1 x k x k weight collapsed to C x k x k), `linalg.pooling_nchw_max`
+           (-inf tensor.pad and fill);
+         * a conv or Linear with a bias accumulates onto it: its `outs` is the
+           bias broadcast into a `tensor.empty` by a copying generic; without
+           one (torchvision's ResNet and MobileNet-V2 convs: bias=False, then
+           batch norm) onto a 0.0 fill, a bias-free Linear (LLaMA) onto a zero
+           constant `arith.constant dense<0.0>`.  VGG-16 (no batch norm) has
+           biased convs;
+         * batch norm unfolded (inference): one generic computing
+           (x - mean) * rsqrt(var + eps) * gamma + beta from four 1-D weights
+           broadcast over N, H, W, exactly as torch-mlir lowers aten.batch_norm;
+         * every activation and residual add its own generic: ReLU as
+           cmpf + select, ReLU6 as two compare + selects (clamp), GELU by
+           math.erf (BERT, ViT) or tanh (GPT-2: HF's "gelu_new"), SiLU as
+           x * 1 / (1 + exp(-x));
+         * Linear weights stored [out, in], `linalg.transpose` into [in, out]
+           before the `linalg.matmul`; GPT-2's HF Conv1D stores [in, out] and
+           is used as is.  ViT's packed in_proj and GPT-2's c_attn are one
+           3*hidden projection split by extract_slice;
+         * adaptive average pool to 1x1 as a sum-reduction generic, the
+           keep-dim expand_shape, a divide generic, then the flatten
+           (`tensor.collapse_shape`);
+         * layer norm and RMSNorm decomposed into torch-mlir's chain of small
+           generics (sums, divides, x - mean, squares, + eps, math.rsqrt,
+           scale, shift); softmax as max, subtract, exp, sum, divide generics,
+           the scores first divided by sqrt(head_dim); torch.cat as
+           `tensor.concat`.
+         The tcl flavour's MLP and llama_layer compute exactly the torch
+         flavour's function (same splat values); the other models differ by
+         the folded batch norm, the GELU approximation and weight order.
 
 Splat value policy (why the numbers look the way they do): a splat kernel makes
 every output element a scaled sum over its receptive field, so with
@@ -30,17 +71,25 @@ layers are identical (a constant-folding or CSE bug then shows up as a wrong
 number rather than being hidden).  The last convolution of a residual branch
 uses gain * RESIDUAL_BRANCH_GAIN (like zero-init-residual / Fixup), so the
 residual stream grows by only about 1.2x per block instead of about 2x; the
-pre-LN transformers (ViT, GPT-2), whose residual stream is never normalized,
-apply the same factor to the two projections that add into it.  Biases
-(folded batch-norm shifts) are about 0.01, layer-norm gammas about 1 and betas
-about 0.01, learned embeddings (ViT's class token and positions) about 0.02.
+pre-LN transformers (ViT, GPT-2) and llama_layer, whose residual stream is
+never normalized, apply the same factor to the two projections that add into
+it.  Biases (folded batch-norm shifts) are about 0.01, layer-norm, RMSNorm and
+batch-norm gammas about 1 and betas about 0.01, learned embeddings (ViT's
+class token and positions) about 0.02.  Batch-norm running statistics (torch
+flavour) are buffers with fixed values that take no wobble step: mean 0.001
+and variance 1.0 (POSITIVE, so rsqrt(var + eps) is finite; with a random
+`--weights args` run, feed positive variances too).
 Every model then stays far from inf/nan; measured outputs for
 deterministic inputs in [-1, 1] (splat weights make all output channels
 equal): ResNet-50 logits ~1.16, MobileNet-V2 ~0.20, one ResNet-50
 block <= 0.07, MLP ~0.03, 12-layer BERT outputs within [-1.4, 1.4],
 ResNet-18 logits ~0.28, VGG-16 ~0.088, 12-layer ViT-B/16 ~0.022 (its splat
 patch embedding makes every token's channels equal, so each layer norm
-returns beta), 12-layer GPT-2 outputs within [-1.8, 1.9].
+returns beta), 12-layer GPT-2 outputs within [-1.8, 1.9], llama_layer within
+[-1.01, 1.01].  Torch flavour: ResNet-50 ~3.4, MobileNet-V2 ~0.29, ResNet-18
+~0.91, one ResNet-50 block <= 0.14, MLP ~0.03, VGG-16 ~0.15, ViT-B/16 ~0.017,
+BERT within [-1.5, 1.5], GPT-2 within [-1.6, 1.6], llama_layer within
+[-1.01, 1.01].
 
 Lowering: every model bufferizes and lowers to the LLVM dialect with upstream
 passes only, e.g.
@@ -49,22 +98,36 @@ passes only, e.g.
       --expand-strided-metadata --finalize-memref-to-llvm --convert-math-to-llvm \
       --convert-arith-to-llvm --convert-cf-to-llvm --convert-func-to-llvm \
       --reconcile-unrealized-casts
+(the torch flavour's math.erf also needs --convert-math-to-libm after
+--convert-math-to-llvm: erff from libm).
 
 Usage:
-    python3 python/tcl/zoo.py --list
+    python3 python/tcl/zoo.py --list [--flavour tcl|torch]
     python3 python/tcl/zoo.py --out DIR [--models resnet50,mlp,...]
                               [--weights splat|args] [--layers N]
+                              [--flavour tcl|torch]
 
 Models: resnet50, resnet50_block, mobilenet_v2, bert_base, mlp, resnet18,
-vgg16, vit_b16, gpt2 (see MODELS).  `--layers N` sets the number of
-transformer layers of bert_base, vit_b16 and gpt2 (default 12); the other
-models have a fixed depth and ignore it.  One line per written file
-reports the number of convolutions, matmuls and batch_matmuls.
+vgg16, vit_b16, gpt2, llama_layer (see MODELS), each in both flavours; the
+default --models is every model of the chosen flavour.  `--layers N` sets
+the number of transformer layers of bert_base, vit_b16 and gpt2 (default
+12); the other models have a fixed depth and ignore it.  llama_layer is one
+LLaMA decoder layer (HF LlamaDecoderLayer) with TinyLlama-1.1B's sizes, seq
+128: RMSNorm before attention and MLP; bias-free Q/K/V/O projections;
+rotary position embedding on Q and K, cos/sin tables [128, 64] precomputed
+in Python (base 10000) and emitted as literal constants, rotate_half by
+extract_slice + negate + concat; grouped-query attention (4 key/value heads
+repeated to 32 by a broadcast generic); causal softmax (scores / sqrt(64),
+future keys at CAUSAL_MASK_VALUE); SiLU-gated MLP down(silu(gate(x)) * up(x));
+two residual adds; 1x128x2048 -> 1x128x2048.  One line per written file
+reports the number of convolutions, matmuls and batch_matmuls (and
+`flavour=torch` for the torch flavour).
 
 From Python (e.g. tests), with python/tcl on sys.path:
     import zoo
-    text = zoo.generate('resnet50_block', weights='args')
-    zoo.MODELS.keys()   # the model names
+    text = zoo.generate('resnet50_block', weights='args', flavour='torch')
+    zoo.MODELS.keys()         # the model names
+    zoo.models_for('torch')   # the models that have the torch flavour
 """
 
 import argparse
@@ -133,18 +196,30 @@ VGG16_CLASSIFIER = [4096, 4096]   # hidden fc widths (relu), then fc 1000
 
 # ViT-B/16 at 224x224: 16x16 patches -> 14x14 = 196 tokens + the class token.
 # Its MLP uses the shared tanh-approximated GELU (ViT's is erf-based: same
-# tasks, and math.erf would need more than the upstream lowering above).
+# tasks, and math.erf would need more than the upstream lowering above); the
+# torch flavour uses erf, as torchvision does.
 VIT_B16 = dict(image=224, patch=16, hidden=768, heads=12, mlp=3072, layers=12, eps=1e-6)
 
 # GPT-2 small decoder stack on given hidden states (no token embedding, no LM
 # head); 256 tokens, causal attention, layer-norm epsilon of HF's GPT-2.  Q, K
 # and V are three 768x768 matmuls (the shared self_attention), the same math
-# as GPT-2's fused 768x2304 c_attn.
+# as GPT-2's fused 768x2304 c_attn (which the torch flavour emits).
 GPT2 = dict(seq=256, hidden=768, heads=12, mlp=3072, layers=12, eps=1e-5)
 # Added to masked attention scores before softmax.  Finite (as HF's
 # finfo.min) rather than -inf so that an exp approximation that mishandles
 # infinities still yields exactly 0.
 CAUSAL_MASK_VALUE = -1e9
+
+# The torch flavour's images are NCHW, as torchvision's.
+IMAGENET_INPUT_NCHW = (1, 3, 224, 224)
+RESNET50_BLOCK_INPUT_NCHW = (1, 64, 56, 56)
+BATCH_NORM_EPS = 1e-5   # torch.nn.BatchNorm2d's default
+
+# One LLaMA decoder layer with TinyLlama-1.1B's dimensions: grouped-query
+# attention (32 query heads share 4 key/value heads), SiLU-gated MLP, RMSNorm,
+# rotary position embedding with HF's base.
+LLAMA_LAYER = dict(seq=128, hidden=2048, heads=32, kv_heads=4, head_dim=64, ffn=5632,
+                   eps=1e-5, rope_base=10000.0)
 
 # ---------------------------------------------------------------------------
 # Splat weight policy
@@ -156,7 +231,11 @@ BIAS_VALUE = 0.01
 GAMMA_VALUE = 1.0
 BETA_VALUE = 0.01
 EMBEDDING_VALUE = 0.02       # learned embeddings (class token, positions)
+RUNNING_MEAN_VALUE = 0.001   # batch-norm running statistics (torch flavour) ...
+RUNNING_VAR_VALUE = 1.0      # ... a positive variance, so rsqrt(var + eps) is finite
+BUFFER_KINDS = ('mean', 'var')   # fixed splats that take no wobble step
 WEIGHT_MODES = ('splat', 'args')
+FLAVOURS = ('tcl', 'torch')
 
 
 def splat_value(kind, index, fan_in=1, gain=1.0):
@@ -164,7 +243,10 @@ def splat_value(kind, index, fan_in=1, gain=1.0):
 
     The +-5% wobble (5 steps, cycling with index) keeps neighbouring layers
     numerically distinct while the magnitude stays controlled by gain/fan_in.
+    Buffers (batch-norm running mean and variance) are fixed values.
     """
+    if kind in BUFFER_KINDS:
+        return {'mean': RUNNING_MEAN_VALUE, 'var': RUNNING_VAR_VALUE}[kind]
     wobble = 1.0 + 0.025 * ((index * 3) % 5 - 2)
     base = {
         'kernel': gain / fan_in,
@@ -216,13 +298,17 @@ class IRBuilder:
     them; affine maps get `#mapN` aliases emitted before the function.  Weights
     go either into the body as splat constants or into the signature as
     arguments, depending on the weight mode, which is the only place the two
-    modes differ.
+    modes differ.  `flavour` ('tcl' or 'torch') is read by the few layer
+    functions that both flavours share but emit differently.
     """
 
-    def __init__(self, weights='splat'):
+    def __init__(self, weights='splat', flavour='tcl'):
         if weights not in WEIGHT_MODES:
             raise ValueError(f'unknown weight mode {weights!r}; use one of {WEIGHT_MODES}')
+        if flavour not in FLAVOURS:
+            raise ValueError(f'unknown flavour {flavour!r}; use one of {FLAVOURS}')
         self.weights = weights
+        self.flavour = flavour
         self.arguments = []      # Values: %input first, then weight arguments
         self._body = []
         self._prologue = []
@@ -282,7 +368,8 @@ class IRBuilder:
     def weight(self, name, shape, kind, fan_in=1, gain=1.0):
         """A weight tensor: a splat constant or the next function argument."""
         index = self._weight_count
-        self._weight_count += 1
+        if kind not in BUFFER_KINDS:
+            self._weight_count += 1
         if self.weights == 'args':
             return self.argument(name, shape)
         value = Value(self._claim(name), tuple(shape))
@@ -298,6 +385,27 @@ class IRBuilder:
             self._scalars[literal] = name
             self._prologue.append(f'  {name} = arith.constant {literal} : f32')
         return self._scalars[literal]
+
+    def constant(self, shape, value):
+        """A splat tensor constant that is no weight (the same in both weight
+        modes), hoisted to the function entry and deduplicated like scalars."""
+        literal = f'dense<{f32_literal(value)}> : {tensor_type(shape)}'
+        if literal not in self._scalars:
+            name = self.fresh('cst')
+            self._scalars[literal] = name
+            self._prologue.append(f'  {name} = arith.constant {literal}')
+        return Value(self._scalars[literal], tuple(shape))
+
+    def table(self, name, rows):
+        """A named 2-D constant of the given values, one row per line; no
+        weight (a fixed table, e.g. rotary cos/sin), so the same in both modes."""
+        value = Value(self._claim(name), (len(rows), len(rows[0])))
+        self.emit(f'{value.name} = arith.constant dense<[')
+        for i, row in enumerate(rows):
+            separator = ',' if i + 1 < len(rows) else ''
+            self.emit('    [' + ', '.join(f32_literal(v) for v in row) + ']' + separator)
+        self.emit(f']> : {value.type}')
+        return value
 
     def finish(self, result, header=''):
         """The complete module text with `result` returned from @forward."""
@@ -328,6 +436,12 @@ class IRBuilder:
         """arith.cmpi on two index values -> name of the i1 result."""
         name = self.fresh('c')
         self.emit(f'{name} = arith.cmpi {predicate}, {lhs}, {rhs} : index')
+        return name
+
+    def cmpf(self, predicate, lhs, rhs):
+        """arith.cmpf on two f32 values -> name of the i1 result."""
+        name = self.fresh('c')
+        self.emit(f'{name} = arith.cmpf {predicate}, {lhs}, {rhs} : f32')
         return name
 
     def select(self, cond, true_value, false_value):
@@ -400,6 +514,15 @@ class IRBuilder:
             offset += v.shape[dim]
         return result
 
+    def tensor_concat(self, values, dim):
+        """tensor.concat along `dim` (what torch-mlir emits for aten.cat; it
+        bufferizes with upstream MLIR 22 as is)."""
+        shape = list(values[0].shape)
+        shape[dim] = sum(v.shape[dim] for v in values)
+        return self.op(f'tensor.concat dim({dim}) {", ".join(v.name for v in values)} : '
+                       f'({", ".join(v.type for v in values)}) -> {tensor_type(shape)}',
+                       shape, 'concat')
+
     def transpose(self, x, permutation):
         init = self.empty([x.shape[p] for p in permutation])
         return self.op(f'linalg.transpose ins({x.name} : {x.type}) outs({init.name} : '
@@ -454,7 +577,7 @@ class IRBuilder:
 
 
 # ---------------------------------------------------------------------------
-# Layers (shared by all models)
+# Layers (the tcl flavour's; the torch flavour reuses those the two agree on)
 # ---------------------------------------------------------------------------
 
 
@@ -509,9 +632,11 @@ def epilogue(b, x, bias=None, residual=None, act=None):
     return b.elementwise(ins, dims, x.shape, body, hint=act or 'biased')
 
 
-def conv_attrs(stride):
-    return (f'dilations = dense<1> : tensor<2xi64>, '
-            f'strides = dense<{stride}> : tensor<2xi64>')
+def conv_attrs(stride, vector=False):
+    """Convolution/pooling attributes; vector=True types them vector<2xi64> as torch-mlir does."""
+    kind = 'vector' if vector else 'tensor'
+    return (f'dilations = dense<1> : {kind}<2xi64>, '
+            f'strides = dense<{stride}> : {kind}<2xi64>')
 
 
 def pad_spatial(b, x, pad, value=0.0):
@@ -584,13 +709,19 @@ def global_avg_pool(b, x):
                        'avgpool')
 
 
-def dense(b, x, name, n_out, act=None, residual=None, gain=KERNEL_GAIN):
-    """Linear layer on a 2-D tensor: linalg.matmul (M x K * K x N) + bias + act (+ residual)."""
+def dense(b, x, name, n_out, act=None, residual=None, gain=KERNEL_GAIN, bias=True):
+    """Linear layer on a 2-D tensor: linalg.matmul (M x K * K x N) + bias + act (+ residual).
+
+    bias=False (LLaMA) drops the bias; with no residual and no act either,
+    the matmul has no epilogue.
+    """
     m, k = x.shape
     b.comment(f'{name}: matmul {m}x{k} * {k}x{n_out}')
     weight = b.weight(f'{name}_w', (k, n_out), 'kernel', fan_in=k, gain=gain)
-    bias = b.weight(f'{name}_b', (n_out,), 'bias')
+    bias = b.weight(f'{name}_b', (n_out,), 'bias') if bias else None
     y = b.named('linalg.matmul', [x, weight], b.fill((m, n_out)), hint='mm')
+    if bias is None and residual is None and act is None:
+        return y
     return epilogue(b, y, bias, residual, act)
 
 
@@ -668,6 +799,396 @@ def layer_norm(b, x, name, eps=LAYER_NORM_EPS):
 
     return b.elementwise([x, mean, var, gamma, beta], [full, rows, rows, last, last], x.shape,
                          normalize_body, 'layernorm')
+
+
+# ---------------------------------------------------------------------------
+# Layers of the torch flavour: what torch-mlir's torch-backend-to-linalg-on-
+# tensors pipeline emits for the PyTorch modules (NCHW, unfused elementwise
+# generics, the bias as the named op's init)
+# ---------------------------------------------------------------------------
+
+
+def relu_select(b, x):
+    """ReLU as torch-mlir lowers aten.relu: select(x > 0, x, 0)."""
+    zero = b.scalar(0.0)
+    return b.select(b.cmpf('ugt', x, zero), x, zero)
+
+
+def clamp_select(b, x, low=0.0, high=6.0):
+    """ReLU6 as torch-mlir lowers aten.clamp (hardtanh): two compare + selects."""
+    low, high = b.scalar(low), b.scalar(high)
+    x = b.select(b.cmpf('ult', x, low), low, x)
+    return b.select(b.cmpf('ugt', x, high), high, x)
+
+
+def gelu_erf(b, x):
+    """GELU, exact (aten.gelu approximate='none'): 0.5 x (1 + erf(x / sqrt(2)))."""
+    erf = b.sop('math.erf', b.sop('arith.divf', x, b.scalar(math.sqrt(2.0))))
+    cdf = b.sop('arith.mulf', b.sop('arith.addf', erf, b.scalar(1.0)), b.scalar(0.5))
+    return b.sop('arith.mulf', x, cdf)
+
+
+def silu(b, x):
+    """SiLU x * sigmoid(x), sigmoid as torch-mlir lowers it: 1 / (1 + exp(-x))."""
+    e = b.sop('math.exp', b.sop('arith.negf', x))
+    sigmoid = b.sop('arith.divf', b.scalar(1.0), b.sop('arith.addf', e, b.scalar(1.0)))
+    return b.sop('arith.mulf', x, sigmoid)
+
+
+TORCH_ACTIVATIONS = {'relu': relu_select, 'relu6': clamp_select, 'gelu': gelu_erf,
+                     'gelu_tanh': gelu_tanh, 'silu': silu}
+
+
+def map_elementwise(b, x, fn, hint):
+    """fn applied to every element of x: one elementwise generic."""
+    return b.elementwise([x], [identity_dims(len(x.shape))], x.shape,
+                         lambda b, v, out: fn(b, v), hint)
+
+
+def activation(b, x, act):
+    """One elementwise generic applying TORCH_ACTIVATIONS[act]."""
+    return map_elementwise(b, x, TORCH_ACTIVATIONS[act], act)
+
+
+def binary(b, x, y, y_dims, opname, hint):
+    """x <opname> y in one elementwise generic; y_dims are the loops that index
+    y (y is broadcast along the others)."""
+    return b.elementwise([x, y], [identity_dims(len(x.shape)), y_dims], x.shape,
+                         lambda b, u, v, out: b.sop(opname, u, v), hint)
+
+
+def add(b, x, y, hint='add'):
+    """x + y (residual add, aten.add.Tensor) as one elementwise generic."""
+    return binary(b, x, y, identity_dims(len(x.shape)), 'arith.addf', hint)
+
+
+def mean_last_torch(b, x, hint):
+    """aten.mean over the last dim as torch-mlir emits it: a sum-reduction
+    generic, then a divide generic."""
+    total = reduce_last(b, [x], [identity_dims(len(x.shape))], 0.0,
+                        lambda b, v, acc: b.sop('arith.addf', v, acc), 'sum')
+    count = b.scalar(float(x.shape[-1]))
+    return map_elementwise(b, total, lambda b, v: b.sop('arith.divf', v, count), hint)
+
+
+def rsqrt_torch(b, x, eps):
+    """rsqrt(x + eps) as two generics (aten.add.Scalar, aten.rsqrt)."""
+    eps_cst = b.scalar(eps)
+    x = map_elementwise(b, x, lambda b, v: b.sop('arith.addf', v, eps_cst), 'plus_eps')
+    return map_elementwise(b, x, lambda b, v: b.sop('math.rsqrt', v), 'rsqrt')
+
+
+def layer_norm_torch(b, x, name, eps=LAYER_NORM_EPS):
+    """LayerNorm over the last dim, decomposed as torch-mlir emits
+    aten.layer_norm: mean (sum + divide), x - mean, square, variance (sum +
+    divide), + eps, rsqrt, normalize, * gamma, + beta: eleven generics."""
+    rank = len(x.shape)
+    full, rows, last = identity_dims(rank), identity_dims(rank - 1), (rank - 1,)
+    b.comment(f'{name}: layernorm {x.shape[-1]}')
+    gamma = b.weight(f'{name}_gamma', (x.shape[-1],), 'gamma')
+    beta = b.weight(f'{name}_beta', (x.shape[-1],), 'beta')
+    centered = binary(b, x, mean_last_torch(b, x, 'mean'), rows, 'arith.subf', 'centered')
+    var = mean_last_torch(b, binary(b, centered, centered, full, 'arith.mulf', 'square'), 'var')
+    y = binary(b, centered, rsqrt_torch(b, var, eps), rows, 'arith.mulf', 'normalized')
+    return binary(b, binary(b, y, gamma, last, 'arith.mulf', 'scaled'), beta, last,
+                  'arith.addf', 'layernorm')
+
+
+def broadcast(b, x, shape, dims):
+    """x broadcast into a tensor.empty of `shape` (dims: the loops that index x)
+    by a copying generic, as torch-mlir materializes a bias before the named op."""
+    rank = len(shape)
+    return b.generic([x], [dims], b.empty(shape), identity_dims(rank), ['parallel'] * rank,
+                     lambda b, v, out: v, 'broadcast')
+
+
+def pad_nchw(b, x, pad, value=0.0):
+    return b.pad(x, (0, 0, pad, pad), (0, 0, pad, pad), value)
+
+
+def conv2d_nchw(b, x, name, cout, kernel, stride=1, pad=None, bias=False, gain=KERNEL_GAIN):
+    """k x k convolution as torch-mlir emits aten.convolution: NCHW input, FCHW
+    weight, `outs` the bias broadcast over N, H, W (bias=True) or a 0.0 fill."""
+    n, cin, h, w = x.shape
+    pad = kernel // 2 if pad is None else pad
+    b.comment(f'{name}: conv {kernel}x{kernel}/{stride} {cin}->{cout}')
+    xp = pad_nchw(b, x, pad)
+    weight = b.weight(f'{name}_w', (cout, cin, kernel, kernel), 'kernel',
+                      fan_in=kernel * kernel * cin, gain=gain)
+    shape = (n, cout, conv_out(h, kernel, stride, pad), conv_out(w, kernel, stride, pad))
+    if bias:
+        init = broadcast(b, b.weight(f'{name}_b', (cout,), 'bias'), shape, (1,))
+    else:
+        init = b.fill(shape)
+    return b.named('linalg.conv_2d_nchw_fchw', [xp, weight], init, conv_attrs(stride, True),
+                   'conv')
+
+
+def depthwise_conv2d_nchw(b, x, name, kernel, stride=1, gain=KERNEL_GAIN):
+    """k x k depthwise convolution (groups = channels, bias=False): the C x 1 x k x k
+    weight collapsed to C x k x k, linalg.depthwise_conv_2d_nchw_chw on a 0.0 fill."""
+    n, c, h, w = x.shape
+    pad = kernel // 2
+    b.comment(f'{name}: depthwise {kernel}x{kernel}/{stride} {c}')
+    xp = pad_nchw(b, x, pad)
+    weight = b.weight(f'{name}_w', (c, 1, kernel, kernel), 'kernel', fan_in=kernel * kernel,
+                      gain=gain)
+    weight = b.collapse_shape(weight, [[0, 1], [2], [3]])
+    init = b.fill((n, c, conv_out(h, kernel, stride, pad), conv_out(w, kernel, stride, pad)))
+    return b.named('linalg.depthwise_conv_2d_nchw_chw', [xp, weight], init,
+                   conv_attrs(stride, True), 'dwconv')
+
+
+def batch_norm(b, x, name, eps=BATCH_NORM_EPS):
+    """Inference batch norm over NCHW channels, not folded into the conv, as
+    torch-mlir lowers aten.batch_norm: one generic computing
+    (x - mean) * rsqrt(var + eps) * gamma + beta, the four 1-D weights
+    (PyTorch's weight, bias, running_mean, running_var) broadcast over N, H, W."""
+    c = x.shape[1]
+    b.comment(f'{name}: batchnorm {c}')
+    params = [b.weight(f'{name}_bn_{p}', (c,), p) for p in ('gamma', 'beta', 'mean', 'var')]
+    eps_cst = b.scalar(eps)
+
+    def body(b, v, gamma, beta, mean, var, out):
+        inv_std = b.sop('math.rsqrt', b.sop('arith.addf', var, eps_cst))
+        normalized = b.sop('arith.mulf', b.sop('arith.subf', v, mean), inv_std)
+        return b.sop('arith.addf', b.sop('arith.mulf', normalized, gamma), beta)
+
+    return b.elementwise([x] + params, [identity_dims(4)] + [(1,)] * 4, x.shape, body,
+                         'batchnorm')
+
+
+def conv_bn(b, x, name, cout, kernel, stride=1, act='relu', gain=KERNEL_GAIN, depthwise=False):
+    """torchvision's Conv2d(bias=False) + BatchNorm2d (+ activation), one op each."""
+    if depthwise:
+        y = depthwise_conv2d_nchw(b, x, name, kernel, stride, gain)
+    else:
+        y = conv2d_nchw(b, x, name, cout, kernel, stride, gain=gain)
+    y = batch_norm(b, y, name)
+    return activation(b, y, act) if act else y
+
+
+def max_pool_nchw(b, x, kernel=3, stride=2, pad=None):
+    """Max pool as torch-mlir emits aten.max_pool2d: -inf tensor.pad, -inf fill,
+    linalg.pooling_nchw_max."""
+    n, c, h, w = x.shape
+    pad = kernel // 2 if pad is None else pad
+    b.comment(f'maxpool {kernel}x{kernel}/{stride}')
+    xp = pad_nchw(b, x, pad, -math.inf)
+    window = b.empty((kernel, kernel))
+    acc = b.fill((n, c, conv_out(h, kernel, stride, pad), conv_out(w, kernel, stride, pad)),
+                 -math.inf)
+    return b.named('linalg.pooling_nchw_max', [xp, window], acc, conv_attrs(stride, True),
+                   'maxpool')
+
+
+def avg_pool_flatten(b, x):
+    """adaptive_avg_pool2d to 1x1 + flatten(1), as torch-mlir emits them: a
+    sum-reduction generic over H and W, the keep-dim expand_shape, a divide
+    generic, then tensor.collapse_shape to N x C."""
+    n, c, h, w = x.shape
+    b.comment('adaptive average pool 1x1 + flatten')
+    total = b.reduction([x], [identity_dims(4)], (n, c), (0, 1),
+                        ['parallel', 'parallel', 'reduction', 'reduction'], 0.0,
+                        lambda b, v, acc: b.sop('arith.addf', v, acc), 'sum')
+    kept = b.expand_shape(total, [[0], [1, 2, 3]], (n, c, 1, 1))
+    count = b.scalar(float(h * w))
+    mean = map_elementwise(b, kept, lambda b, v: b.sop('arith.divf', v, count), 'avgpool')
+    return b.collapse_shape(mean, [[0], [1, 2, 3]])
+
+
+def linear(b, x, name, n_out, bias=True, gain=KERNEL_GAIN, transposed=True):
+    """Linear layer on a 2-D tensor as torch-mlir emits aten.linear / addmm.
+
+    The weight is stored [out, in] (PyTorch's layout) and transposed by
+    linalg.transpose into [in, out]; the matmul's `outs` is the bias row
+    broadcast over M (bias=True) or a zero constant `arith.constant dense<0.0>`
+    (bias=False, as in the LLaMA export).  transposed=False is HF's Conv1D
+    (GPT-2): the weight is stored [in, out] and used as is.
+    """
+    m, k = x.shape
+    b.comment(f'{name}: linear {k}->{n_out}')
+    if transposed:
+        weight = b.weight(f'{name}_w', (n_out, k), 'kernel', fan_in=k, gain=gain)
+        weight = b.transpose(weight, (1, 0))
+    else:
+        weight = b.weight(f'{name}_w', (k, n_out), 'kernel', fan_in=k, gain=gain)
+    if bias:
+        init = broadcast(b, b.weight(f'{name}_b', (n_out,), 'bias'), (m, n_out), (1,))
+    else:
+        init = b.constant((m, n_out), 0.0)
+    return b.named('linalg.matmul', [x, weight], init, hint='mm')
+
+
+def softmax_torch(b, x):
+    """softmax over the last dim as torch-mlir decomposes aten._softmax: max
+    reduction, subtract, exp, sum reduction, divide (five generics)."""
+    rank = len(x.shape)
+    full, rows = identity_dims(rank), identity_dims(rank - 1)
+    row_max = reduce_last(b, [x], [full], -math.inf,
+                          lambda b, v, acc: b.sop('arith.maximumf', v, acc), 'rowmax')
+    shifted = b.elementwise([x, row_max], [full, rows], x.shape,
+                            lambda b, v, mx, out: b.sop('arith.subf', v, mx), 'shifted')
+    exps = map_elementwise(b, shifted, lambda b, v: b.sop('math.exp', v), 'exp')
+    row_sum = reduce_last(b, [exps], [full], 0.0,
+                          lambda b, v, acc: b.sop('arith.addf', v, acc), 'rowsum')
+    return b.elementwise([exps, row_sum], [full, rows], x.shape,
+                         lambda b, e, s, out: b.sop('arith.divf', e, s), 'softmax')
+
+
+def attention_probs(b, scores, head_dim, causal):
+    """softmax(scores / sqrt(head_dim)) with an optional causal mask.
+
+    tcl: the mask generic, then the shared softmax with the scale folded into
+    its exp; torch: a generic dividing by sqrt(head_dim), the mask, then
+    softmax_torch.
+    """
+    if b.flavour == 'tcl':
+        return softmax(b, causal_mask(b, scores) if causal else scores,
+                       scale=1.0 / math.sqrt(head_dim))
+    root = b.scalar(math.sqrt(head_dim))
+    scores = map_elementwise(b, scores, lambda b, v: b.sop('arith.divf', v, root), 'scaled')
+    return softmax_torch(b, causal_mask(b, scores) if causal else scores)
+
+
+def attend(b, q_heads, k_heads_t, v_heads, causal=False):
+    """H x S x D queries, H x D x S keys, H x S x D values -> S x (H*D) context."""
+    probs = attention_probs(b, batch_matmul(b, q_heads, k_heads_t), q_heads.shape[2], causal)
+    merged = b.transpose(batch_matmul(b, probs, v_heads), (1, 0, 2))   # S x H x D
+    return b.collapse_shape(merged, [[0], [1, 2]])
+
+
+def attention_torch(b, q, k, v, name, heads, causal=False):
+    """Multi-head attention on projected S x hidden Q, K, V (torch flavour)."""
+    b.comment(f'{name}: attention, {heads} heads')
+    return attend(b, split_heads(b, q, heads, (1, 0, 2)), split_heads(b, k, heads, (1, 2, 0)),
+                  split_heads(b, v, heads, (1, 0, 2)), causal)
+
+
+def fused_qkv(b, x, name, transposed=True):
+    """One S x (3 hidden) projection split into Q, K and V by extract_slice:
+    ViT's packed in_proj (nn.MultiheadAttention), GPT-2's c_attn (Conv1D)."""
+    s, hidden = x.shape
+    qkv = linear(b, x, name, 3 * hidden, transposed=transposed)
+    return [b.extract_slice(qkv, (0, i * hidden), (s, hidden)) for i in range(3)]
+
+
+# ---------------------------------------------------------------------------
+# LLaMA layers (both flavours)
+# ---------------------------------------------------------------------------
+
+
+def rms_norm(b, x, name, eps):
+    """RMSNorm over the last dim (HF LlamaRMSNorm): x * rsqrt(mean(x^2) + eps) * weight.
+
+    tcl: a mean-of-squares reduction and one normalize generic; torch:
+    decomposed as torch-mlir emits it (square, sum, divide, + eps, rsqrt,
+    multiply, * weight).
+    """
+    rank = len(x.shape)
+    full, rows, last = identity_dims(rank), identity_dims(rank - 1), (rank - 1,)
+    width = x.shape[-1]
+    inv_n, eps_cst = b.scalar(1.0 / width), b.scalar(eps)
+    b.comment(f'{name}: rmsnorm {width}')
+    weight = b.weight(f'{name}_w', (width,), 'gamma')
+    if b.flavour == 'torch':
+        mean_square = mean_last_torch(b, binary(b, x, x, full, 'arith.mulf', 'square'), 'meansq')
+        y = binary(b, x, rsqrt_torch(b, mean_square, eps), rows, 'arith.mulf', 'normalized')
+        return binary(b, y, weight, last, 'arith.mulf', 'rmsnorm')
+    mean_square = reduce_last(
+        b, [x], [full], 0.0,
+        lambda b, v, acc: b.sop('arith.addf', acc, b.sop('arith.mulf', b.sop('arith.mulf', v, v),
+                                                        inv_n)), 'meansq')
+
+    def body(b, v, ms, w, out):
+        inv_rms = b.sop('math.rsqrt', b.sop('arith.addf', ms, eps_cst))
+        return b.sop('arith.mulf', b.sop('arith.mulf', v, inv_rms), w)
+
+    return b.elementwise([x, mean_square, weight], [full, rows, last], x.shape, body, 'rmsnorm')
+
+
+def rope_tables(seq, head_dim, base):
+    """HF LLaMA's rotary cos and sin tables, seq x head_dim:
+    angle[s][i] = s * base^(-2 (i mod head_dim/2) / head_dim)."""
+    half = head_dim // 2
+    inv_freq = [base ** (-2.0 * i / head_dim) for i in range(half)]
+    angles = [[s * inv_freq[i % half] for i in range(head_dim)] for s in range(seq)]
+    return ([[math.cos(a) for a in row] for row in angles],
+            [[math.sin(a) for a in row] for row in angles])
+
+
+def rotary(b, x, cos, sin):
+    """x * cos + rotate_half(x) * sin on H x S x D heads (HF apply_rotary_pos_emb).
+
+    rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]): two extract_slices, a
+    negate generic and a concat (tensor.concat in the torch flavour,
+    insert_slices in the tcl flavour); cos and sin (S x D) broadcast over heads.
+    """
+    h, s, d = x.shape
+    x1 = b.extract_slice(x, (0, 0, 0), (h, s, d // 2))
+    x2 = b.extract_slice(x, (0, 0, d // 2), (h, s, d // 2))
+    negated = map_elementwise(b, x2, lambda b, v: b.sop('arith.negf', v), 'neg')
+    concat = b.tensor_concat if b.flavour == 'torch' else b.concat
+    rotated = concat([negated, x1], 2)
+
+    def body(b, v, r, c, sn, out):
+        return b.sop('arith.addf', b.sop('arith.mulf', v, c), b.sop('arith.mulf', r, sn))
+
+    full, table = identity_dims(3), (1, 2)
+    return b.elementwise([x, rotated, cos, sin], [full, full, table, table], x.shape, body,
+                         'rope')
+
+
+def repeat_kv(b, x, groups):
+    """Grouped-query attention's HF repeat_kv: KV x S x D heads broadcast (a
+    generic) to KV x groups x S x D, collapsed to (KV*groups) x S x D."""
+    kv, s, d = x.shape
+    return b.collapse_shape(broadcast(b, x, (kv, groups, s, d), (0, 2, 3)),
+                            [[0, 1], [2], [3]])
+
+
+def projection(b, x, name, n_out, residual=None, gain=KERNEL_GAIN):
+    """Bias-free Linear (LLaMA) (+ residual).  tcl: K x N weight on a fill
+    accumulator, the residual fused into its epilogue; torch: [out, in] weight
+    transposed, matmul from a zero constant, the residual its own add generic."""
+    if b.flavour == 'tcl':
+        return dense(b, x, name, n_out, residual=residual, gain=gain, bias=False)
+    y = linear(b, x, name, n_out, bias=False, gain=gain)
+    return y if residual is None else add(b, residual, y)
+
+
+def swiglu(b, gate, up):
+    """silu(gate) * up: one generic (tcl), a silu and a multiply generic (torch)."""
+    full = identity_dims(2)
+    if b.flavour == 'tcl':
+        return b.elementwise([gate, up], [full, full], gate.shape,
+                             lambda b, g, u, out: b.sop('arith.mulf', silu(b, g), u), 'swiglu')
+    return b.elementwise([activation(b, gate, 'silu'), up], [full, full], gate.shape,
+                         lambda b, g, u, out: b.sop('arith.mulf', g, u), 'mul')
+
+
+def llama_decoder_layer(b, x, name, cfg, cos, sin):
+    """HF LlamaDecoderLayer on S x hidden: h = x + o(attn(rope(q), rope(k), v))
+    on RMSNorm(x), then h + down(silu(gate(n)) * up(n)) with n = RMSNorm(h)."""
+    hidden, heads, kv_heads = cfg['hidden'], cfg['heads'], cfg['kv_heads']
+    head_dim, eps = cfg['head_dim'], cfg['eps']
+    branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
+    h = rms_norm(b, x, f'{name}_input_norm', eps)
+    q = projection(b, h, f'{name}_q_proj', heads * head_dim)
+    k = projection(b, h, f'{name}_k_proj', kv_heads * head_dim)
+    v = projection(b, h, f'{name}_v_proj', kv_heads * head_dim)
+    b.comment(f'{name}: rotary embedding, attention {heads} query / {kv_heads} key-value heads')
+    q_heads = rotary(b, split_heads(b, q, heads, (1, 0, 2)), cos, sin)          # H x S x D
+    k_heads = rotary(b, split_heads(b, k, kv_heads, (1, 0, 2)), cos, sin)       # KV x S x D
+    groups = heads // kv_heads
+    k_heads_t = b.transpose(repeat_kv(b, k_heads, groups), (0, 2, 1))          # H x D x S
+    v_heads = repeat_kv(b, split_heads(b, v, kv_heads, (1, 0, 2)), groups)     # H x S x D
+    context = attend(b, q_heads, k_heads_t, v_heads, causal=True)
+    h = projection(b, context, f'{name}_o_proj', hidden, residual=x, gain=branch_gain)
+    n = rms_norm(b, h, f'{name}_post_attention_norm', eps)
+    gated = swiglu(b, projection(b, n, f'{name}_gate_proj', cfg['ffn']),
+                   projection(b, n, f'{name}_up_proj', cfg['ffn']))
+    return projection(b, gated, f'{name}_down_proj', hidden, residual=h, gain=branch_gain)
 
 
 # ---------------------------------------------------------------------------
@@ -768,6 +1289,84 @@ def pre_ln_encoder_layer(b, x, name, heads, mlp, eps=LAYER_NORM_EPS, causal=Fals
     h = dense(b, attention, f'{name}_attn_out', hidden, residual=x, gain=branch_gain)
     f = dense(b, layer_norm(b, h, f'{name}_ln2', eps), f'{name}_mlp_in', mlp, act='gelu')
     return dense(b, f, f'{name}_mlp_out', hidden, residual=h, gain=branch_gain)
+
+
+# ---------------------------------------------------------------------------
+# Blocks of the torch flavour (torchvision / HF module structure)
+# ---------------------------------------------------------------------------
+
+
+def bottleneck_torch(b, x, name, width, cout, stride):
+    """torchvision Bottleneck (v1.5): conv-bn-relu, 3x3 conv-bn-relu, conv-bn,
+    + the (downsampled) identity, relu; torchvision's program order."""
+    y = conv_bn(b, x, f'{name}_conv1', width, 1)
+    y = conv_bn(b, y, f'{name}_conv2', width, 3, stride)
+    y = conv_bn(b, y, f'{name}_conv3', cout, 1, act=None,
+                gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
+    if stride != 1 or x.shape[1] != cout:
+        x = conv_bn(b, x, f'{name}_proj', cout, 1, stride, act=None)
+    return activation(b, add(b, y, x), 'relu')
+
+
+def basic_block_torch(b, x, name, cout, stride):
+    """torchvision BasicBlock: 3x3 conv-bn-relu, 3x3 conv-bn, + identity, relu."""
+    y = conv_bn(b, x, f'{name}_conv1', cout, 3, stride)
+    y = conv_bn(b, y, f'{name}_conv2', cout, 3, act=None,
+                gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
+    if stride != 1 or x.shape[1] != cout:
+        x = conv_bn(b, x, f'{name}_proj', cout, 1, stride, act=None)
+    return activation(b, add(b, y, x), 'relu')
+
+
+def inverted_residual_torch(b, x, name, expansion, cout, stride):
+    """torchvision InvertedResidual: [1x1 conv-bn-relu6] -> 3x3 depthwise
+    conv-bn-relu6 -> 1x1 conv-bn (+ x)."""
+    cin = x.shape[1]
+    has_residual = stride == 1 and cin == cout
+    y = x
+    if expansion != 1:
+        y = conv_bn(b, y, f'{name}_expand', cin * expansion, 1, act='relu6')
+    y = conv_bn(b, y, f'{name}_dw', None, 3, stride, act='relu6', depthwise=True)
+    gain = KERNEL_GAIN * (RESIDUAL_BRANCH_GAIN if has_residual else 1.0)
+    y = conv_bn(b, y, f'{name}_project', cout, 1, act=None, gain=gain)
+    return add(b, x, y) if has_residual else y
+
+
+def classifier_torch(b, x, classes=IMAGENET_CLASSES):
+    """avgpool + flatten + fc (Linear with bias): NCHW -> 1 x classes logits."""
+    return linear(b, avg_pool_flatten(b, x), 'fc', classes)
+
+
+def bert_layer_torch(b, x, name, heads, ffn):
+    """HF BertLayer: LN(x + attn(x) Wo), then LN(h + FFN(h)), exact GELU."""
+    hidden = x.shape[1]
+    q, k, v = (linear(b, x, f'{name}_attn_{p}', hidden) for p in ('query', 'key', 'value'))
+    attention = attention_torch(b, q, k, v, f'{name}_attn', heads)
+    h = add(b, linear(b, attention, f'{name}_attn_out', hidden), x)
+    h = layer_norm_torch(b, h, f'{name}_ln1')
+    f = activation(b, linear(b, h, f'{name}_ffn_in', ffn), 'gelu')
+    f = add(b, linear(b, f, f'{name}_ffn_out', hidden), h)
+    return layer_norm_torch(b, f, f'{name}_ln2')
+
+
+def pre_ln_layer_torch(b, x, name, heads, mlp, eps, causal=False, gelu='gelu',
+                       transposed=True):
+    """Pre-LN layer: torchvision's ViT EncoderBlock (packed in_proj, exact GELU)
+    or, with causal=True, gelu='gelu_tanh', transposed=False, HF's GPT2Block
+    (Conv1D c_attn / c_proj / c_fc, gelu_new).  Residual-branch gains as in
+    pre_ln_encoder_layer."""
+    hidden = x.shape[1]
+    branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
+    q, k, v = fused_qkv(b, layer_norm_torch(b, x, f'{name}_ln1', eps), f'{name}_attn_qkv',
+                        transposed)
+    attention = attention_torch(b, q, k, v, f'{name}_attn', heads, causal)
+    h = add(b, x, linear(b, attention, f'{name}_attn_out', hidden, gain=branch_gain,
+                         transposed=transposed))
+    f = linear(b, layer_norm_torch(b, h, f'{name}_ln2', eps), f'{name}_mlp_in', mlp,
+               transposed=transposed)
+    f = linear(b, activation(b, f, gelu), f'{name}_mlp_out', hidden, gain=branch_gain,
+               transposed=transposed)
+    return add(b, h, f)
 
 
 # ---------------------------------------------------------------------------
@@ -879,40 +1478,201 @@ def build_gpt2(b, layers=None):
     return b.expand_shape(y, [[0, 1], [2]], x.shape)
 
 
+def build_llama_layer(b, layers=None, cfg=LLAMA_LAYER):
+    x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
+    y = b.collapse_shape(x, [[0, 1], [2]])
+    b.comment(f'rotary tables, base {cfg["rope_base"]:g}')
+    cos, sin = (b.table(f'rope_{kind}', table) for kind, table in
+                zip(('cos', 'sin'), rope_tables(cfg['seq'], cfg['head_dim'], cfg['rope_base'])))
+    y = llama_decoder_layer(b, y, 'l0', cfg, cos, sin)
+    return b.expand_shape(y, [[0, 1], [2]], x.shape)
+
+
+# -- the torch flavour --------------------------------------------------------
+
+
+def build_resnet50_torch(b, layers=None):
+    x = b.argument('input', IMAGENET_INPUT_NCHW)
+    y = max_pool_nchw(b, conv_bn(b, x, 'stem', RESNET50_STEM_CHANNELS, 7, 2))
+    for stage, (blocks, width, cout, stride) in enumerate(RESNET50_STAGES, 1):
+        for block in range(blocks):
+            y = bottleneck_torch(b, y, f's{stage}b{block}', width, cout,
+                                 stride if block == 0 else 1)
+    return classifier_torch(b, y)
+
+
+def build_resnet50_block_torch(b, layers=None):
+    x = b.argument('input', RESNET50_BLOCK_INPUT_NCHW)
+    _, width, cout, stride = RESNET50_STAGES[0]
+    return bottleneck_torch(b, x, 's1b0', width, cout, stride)
+
+
+def build_mobilenet_v2_torch(b, layers=None):
+    x = b.argument('input', IMAGENET_INPUT_NCHW)
+    y = conv_bn(b, x, 'stem', MOBILENET_V2_STEM_CHANNELS, 3, 2, act='relu6')
+    index = 0
+    for expansion, cout, repeats, stride in MOBILENET_V2_BLOCKS:
+        for r in range(repeats):
+            y = inverted_residual_torch(b, y, f'b{index}', expansion, cout,
+                                        stride if r == 0 else 1)
+            index += 1
+    y = conv_bn(b, y, 'head', MOBILENET_V2_HEAD_CHANNELS, 1, act='relu6')
+    return classifier_torch(b, y)
+
+
+def build_bert_base_torch(b, layers=None):
+    cfg = BERT_BASE
+    layers = cfg['layers'] if layers is None else layers
+    x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
+    y = b.collapse_shape(x, [[0, 1], [2]])
+    for layer in range(layers):
+        y = bert_layer_torch(b, y, f'l{layer}', cfg['heads'], cfg['ffn'])
+    return b.expand_shape(y, [[0, 1], [2]], x.shape)
+
+
+def build_mlp_torch(b, layers=None):
+    y = b.argument('input', MLP_INPUT)
+    for layer, width in enumerate(MLP_WIDTHS):
+        y = activation(b, linear(b, y, f'fc{layer}', width), 'relu')
+    return y
+
+
+def build_resnet18_torch(b, layers=None):
+    x = b.argument('input', IMAGENET_INPUT_NCHW)
+    y = max_pool_nchw(b, conv_bn(b, x, 'stem', RESNET18_STEM_CHANNELS, 7, 2))
+    for stage, (blocks, cout, stride) in enumerate(RESNET18_STAGES, 1):
+        for block in range(blocks):
+            y = basic_block_torch(b, y, f's{stage}b{block}', cout, stride if block == 0 else 1)
+    return classifier_torch(b, y)
+
+
+def build_vgg16_torch(b, layers=None):
+    """torchvision vgg16 (no batch norm): convs with bias=True, so each conv's
+    init is its broadcast bias; NCHW flatten into the classifier."""
+    y = b.argument('input', IMAGENET_INPUT_NCHW)
+    block, conv = 1, 1
+    for item in VGG16_FEATURES:
+        if item == 'M':
+            y = max_pool_nchw(b, y, 2, 2, pad=0)
+            block, conv = block + 1, 1
+        else:
+            y = activation(b, conv2d_nchw(b, y, f'conv{block}_{conv}', item, 3, bias=True),
+                           'relu')
+            conv += 1
+    y = b.collapse_shape(y, [[0], [1, 2, 3]])
+    for index, width in enumerate(VGG16_CLASSIFIER):
+        y = activation(b, linear(b, y, f'fc{index}', width), 'relu')
+    return linear(b, y, f'fc{len(VGG16_CLASSIFIER)}', IMAGENET_CLASSES)
+
+
+def build_vit_b16_torch(b, layers=None):
+    cfg = VIT_B16
+    layers = cfg['layers'] if layers is None else layers
+    hidden, patch = cfg['hidden'], cfg['patch']
+    x = b.argument('input', (1, 3, cfg['image'], cfg['image']))
+    patches = conv2d_nchw(b, x, 'patch_embed', hidden, patch, patch, pad=0, bias=True)
+    tokens = b.transpose(b.collapse_shape(patches, [[0, 1], [2, 3]]), (1, 0))   # 196 x hidden
+    b.comment('class token + position embeddings')
+    cls = b.weight('cls_token', (1, hidden), 'embedding')
+    y = b.tensor_concat([cls, tokens], 0)                                        # 197 x hidden
+    y = add(b, y, b.weight('pos_embed', y.shape, 'embedding'), 'embedded')
+    for layer in range(layers):
+        y = pre_ln_layer_torch(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'])
+    y = layer_norm_torch(b, y, 'ln_final', cfg['eps'])
+    return linear(b, b.extract_slice(y, (0, 0), (1, hidden)), 'head', IMAGENET_CLASSES)
+
+
+def build_gpt2_torch(b, layers=None):
+    cfg = GPT2
+    layers = cfg['layers'] if layers is None else layers
+    x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
+    y = b.collapse_shape(x, [[0, 1], [2]])
+    for layer in range(layers):
+        y = pre_ln_layer_torch(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'],
+                               causal=True, gelu='gelu_tanh', transposed=False)
+    y = layer_norm_torch(b, y, 'ln_f', cfg['eps'])
+    return b.expand_shape(y, [[0, 1], [2]], x.shape)
+
+
 @dataclass(frozen=True)
 class ModelSpec:
-    build: Callable
+    build: Callable                 # the tcl flavour (None: the model has none)
     description: str
     uses_layers: bool = False
+    build_torch: Callable = None    # the torch flavour (None: the model has none)
+    torch_description: str = ''
+
+    def builder(self, flavour):
+        return {'tcl': self.build, 'torch': self.build_torch}[flavour]
+
+    def describe(self, flavour):
+        return self.description if flavour == 'tcl' else self.torch_description
 
 
 MODELS = {
-    'resnet50': ModelSpec(build_resnet50, 'ResNet-50 v1.5, NHWC 1x224x224x3 -> 1x1000'),
+    'resnet50': ModelSpec(build_resnet50, 'ResNet-50 v1.5, NHWC 1x224x224x3 -> 1x1000',
+                          build_torch=build_resnet50_torch,
+                          torch_description='torchvision resnet50, NCHW 1x3x224x224 -> 1x1000'),
     'resnet50_block': ModelSpec(build_resnet50_block,
-                                'one ResNet-50 bottleneck block, 1x56x56x64 -> 1x56x56x256'),
-    'mobilenet_v2': ModelSpec(build_mobilenet_v2, 'MobileNet-V2, NHWC 1x224x224x3 -> 1x1000'),
+                                'one ResNet-50 bottleneck block, 1x56x56x64 -> 1x56x56x256',
+                                build_torch=build_resnet50_block_torch,
+                                torch_description='one torchvision resnet50 Bottleneck, '
+                                                  'NCHW 1x64x56x56 -> 1x256x56x56'),
+    'mobilenet_v2': ModelSpec(build_mobilenet_v2, 'MobileNet-V2, NHWC 1x224x224x3 -> 1x1000',
+                              build_torch=build_mobilenet_v2_torch,
+                              torch_description='torchvision mobilenet_v2, '
+                                                'NCHW 1x3x224x224 -> 1x1000'),
     'bert_base': ModelSpec(build_bert_base, 'BERT-base encoder, 1x128x768 -> 1x128x768',
-                           uses_layers=True),
-    'mlp': ModelSpec(build_mlp, '3 x (256x1024 * 1024x1024 + bias + relu)'),
-    'resnet18': ModelSpec(build_resnet18, 'ResNet-18, NHWC 1x224x224x3 -> 1x1000'),
-    'vgg16': ModelSpec(build_vgg16, 'VGG-16 (configuration D), NHWC 1x224x224x3 -> 1x1000'),
+                           uses_layers=True, build_torch=build_bert_base_torch,
+                           torch_description='HF BERT-base encoder, 1x128x768 -> 1x128x768'),
+    'mlp': ModelSpec(build_mlp, '3 x (256x1024 * 1024x1024 + bias + relu)',
+                     build_torch=build_mlp_torch,
+                     torch_description='3 x (nn.Linear(1024, 1024) + relu), 256x1024 -> 256x1024'),
+    'resnet18': ModelSpec(build_resnet18, 'ResNet-18, NHWC 1x224x224x3 -> 1x1000',
+                          build_torch=build_resnet18_torch,
+                          torch_description='torchvision resnet18, NCHW 1x3x224x224 -> 1x1000'),
+    'vgg16': ModelSpec(build_vgg16, 'VGG-16 (configuration D), NHWC 1x224x224x3 -> 1x1000',
+                       build_torch=build_vgg16_torch,
+                       torch_description='torchvision vgg16, NCHW 1x3x224x224 -> 1x1000'),
     'vit_b16': ModelSpec(build_vit_b16, 'ViT-B/16 encoder + head, NHWC 1x224x224x3 -> 1x1000',
-                         uses_layers=True),
+                         uses_layers=True, build_torch=build_vit_b16_torch,
+                         torch_description='torchvision vit_b_16, NCHW 1x3x224x224 -> 1x1000'),
     'gpt2': ModelSpec(build_gpt2, 'GPT-2 small decoder stack (causal), 1x256x768 -> 1x256x768',
-                      uses_layers=True),
+                      uses_layers=True, build_torch=build_gpt2_torch,
+                      torch_description='HF GPT-2 small decoder stack (causal), '
+                                        '1x256x768 -> 1x256x768'),
+    'llama_layer': ModelSpec(build_llama_layer,
+                             'one LLaMA decoder layer (TinyLlama-1.1B sizes), '
+                             '1x128x2048 -> 1x128x2048',
+                             build_torch=build_llama_layer,
+                             torch_description='one HF LlamaDecoderLayer (TinyLlama-1.1B '
+                                               'sizes), 1x128x2048 -> 1x128x2048'),
 }
 
 
-def generate(name, weights='splat', layers=None):
-    """The MLIR text of model `name` (see MODELS) with the given weight mode."""
+def models_for(flavour):
+    """The names of the models that have the given flavour, in MODELS order."""
+    return [name for name, spec in MODELS.items() if spec.builder(flavour) is not None]
+
+
+def generate(name, weights='splat', layers=None, flavour='tcl'):
+    """The MLIR text of model `name` (see MODELS) with the given weight mode and flavour."""
+    if flavour not in FLAVOURS:
+        raise ValueError(f'unknown flavour {flavour!r}; use one of {FLAVOURS}')
     if name not in MODELS:
         raise ValueError(f'unknown model {name!r}; known: {", ".join(MODELS)}')
     if layers is not None and layers < 1:
         raise ValueError('layers must be >= 1')
     spec = MODELS[name]
-    b = IRBuilder(weights)
-    result = spec.build(b, layers)
-    header = f'{name}: {spec.description}\nGenerated by python/tcl/zoo.py --weights {weights}'
+    build = spec.builder(flavour)
+    if build is None:
+        raise ValueError(f'model {name!r} has no {flavour} flavour; '
+                         f'the {flavour} flavour has: {", ".join(models_for(flavour))}')
+    b = IRBuilder(weights, flavour)
+    result = build(b, layers)
+    option = '' if flavour == 'tcl' else f' --flavour {flavour}'
+    header = (f'{name}: {spec.describe(flavour)}\n'
+              f'Generated by python/tcl/zoo.py{option} --weights {weights}')
     if spec.uses_layers and layers is not None:
         header += f' --layers {layers}'
     return b.finish(result, header)
@@ -936,37 +1696,46 @@ def op_counts(text):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--out', help='output directory (created if missing)')
-    parser.add_argument('--models', default=','.join(MODELS),
-                        help='comma-separated model names (default: all)')
+    parser.add_argument('--models', default=None,
+                        help='comma-separated model names (default: all of the flavour)')
     parser.add_argument('--weights', choices=WEIGHT_MODES, default='splat')
+    parser.add_argument('--flavour', choices=FLAVOURS, default='tcl',
+                        help='IR style: tcl (NHWC, fused epilogues) or torch (as torch-mlir '
+                             'emits the PyTorch modules); default tcl')
     parser.add_argument('--layers', type=int, default=None,
                         help='transformer layers of bert_base, vit_b16 and gpt2 (default 12)')
     parser.add_argument('--list', action='store_true', help='print the model names, one per line, and exit')
     args = parser.parse_args(argv)
 
+    flavoured = models_for(args.flavour)
     if args.list:
-        for name in MODELS:
+        for name in flavoured:
             print(name)
         return 0
     if not args.out:
         parser.error('--out is required (or use --list)')
-    names = [n for n in args.models.split(',') if n]
+    names = flavoured if args.models is None else [n for n in args.models.split(',') if n]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
         parser.error(f'unknown model(s): {", ".join(unknown)}; known: {", ".join(MODELS)}')
+    missing = [n for n in names if n not in flavoured]
+    if missing:
+        parser.error(f'no {args.flavour} flavour for model(s): {", ".join(missing)}; '
+                     f'the {args.flavour} flavour has: {", ".join(flavoured)}')
     if args.layers is not None and args.layers < 1:
         parser.error('--layers must be >= 1')
 
     os.makedirs(args.out, exist_ok=True)
     for name in names:
-        text = generate(name, args.weights, args.layers)
+        text = generate(name, args.weights, args.layers, args.flavour)
         path = os.path.join(args.out, f'{name}.mlir')
         with open(path, 'w') as f:
             f.write(text)
         counts = op_counts(text)
         print(f'{path}: conv={counts["conv"]} depthwise={counts["depthwise"]} '
               f'matmul={counts["matmul"]} batch_matmul={counts["batch_matmul"]} '
-              f'generic={counts["generic"]} weights={args.weights}')
+              f'generic={counts["generic"]} weights={args.weights}'
+              + ('' if args.flavour == 'tcl' else f' flavour={args.flavour}'))
     return 0
 
 

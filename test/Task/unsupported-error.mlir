@@ -6,7 +6,7 @@
 // the tool exits with a failure (after writing the report).
 
 // CHECK: unsupported-error.mlir:[[@LINE+6]]:8: error: cannot tune 'linalg.matmul': dynamic shapes; tcl tunes static shapes only
-// CHECK: note: pass allow-unsupported=true to list such ops and extract the rest
+// CHECK: note: pass allow-unsupported=true to leave such ops to the default schedule and go on with the rest
 // CHECK-NOT: warning:
 func.func @dynamic(%a: tensor<?x32xf32>, %b: tensor<32x16xf32>, %c: tensor<?x16xf32>) -> tensor<?x16xf32> {
   // expected-error @below {{cannot tune 'linalg.matmul': dynamic shapes}}

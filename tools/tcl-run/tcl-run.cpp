@@ -9,6 +9,7 @@
 
 #include "tcl/Passes/Passes.h"
 #include "tcl/Run/Candidate.h"
+#include "tcl/Run/ElidedResources.h"
 #include "tcl/Space/CpuSpace.h"
 #include "tcl/Space/Space.h"
 #include "tcl/Run/MeasurementOptions.h"
@@ -65,6 +66,12 @@ static cl::opt<double> relTolerance("rtol", cl::desc("Relative tolerance"),
                             cl::init(1e-3), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                               cl::init(0), cl::cat(category));
+static cl::opt<uint64_t> fillElided(
+    "fill-elided",
+    cl::desc("Fill weights whose values the file elides "
+             "(dense_resource<__elided__>) with random values from this seed "
+             "(positive where a square root or logarithm reads them)"),
+    cl::value_desc("seed"), cl::cat(category));
 static cl::opt<std::string> jsonPath("json",
                                      cl::desc("Also write results as JSON"),
                                      cl::init(""), cl::cat(category));
@@ -104,7 +111,9 @@ static llvm::json::Object resultJson(const CandidateResult &result) {
         {"ok", check.comparison.ok()},
         {"max_abs_error", check.comparison.maxAbsError},
         {"max_rel_error", check.comparison.maxRelError},
-        {"mismatches", check.comparison.mismatches}});
+        {"mismatches", check.comparison.mismatches},
+        {"non_finite", check.comparison.nonFinite},
+        {"non_finite_reference", check.comparison.nonFiniteReference}});
   return llvm::json::Object{{"ok", result.ok},
                             {"failure", result.failure},
                             {"compile_s", result.compileSeconds},
@@ -153,13 +162,25 @@ static void printResult(const CandidateResult &result, double flops) {
   for (auto [index, check] : llvm::enumerate(result.checks)) {
     const Comparison &cmp = check.comparison;
     llvm::outs() << "  check:      output #" << index << " ("
-                 << result.outputs[index].type << ") "
-                 << (cmp.ok() ? "matches" : "DIFFERS FROM")
+                 << result.outputs[index].type << ") ";
+    if (cmp.nonFiniteReference) {
+      llvm::outs() << "CANNOT BE JUDGED: the naive-loops reference has "
+                   << cmp.nonFiniteReference
+                   << " NaN or infinite values (inputs outside the ops' "
+                      "domain?)";
+      if (cmp.mismatches)
+        llvm::outs() << ", and " << cmp.mismatches
+                     << " of the other elements differ";
+      llvm::outs() << "\n";
+      continue;
+    }
+    llvm::outs() << (cmp.ok() ? "matches" : "DIFFERS FROM")
                  << " the naive-loops reference: max abs err "
                  << llvm::formatv("{0:E2}", cmp.maxAbsError) << ", max rel err "
                  << llvm::formatv("{0:E2}", cmp.maxRelError);
     if (!cmp.ok())
-      llvm::outs() << ", " << cmp.mismatches << " mismatches, first at "
+      llvm::outs() << ", " << cmp.mismatches << " mismatches ("
+                   << cmp.nonFinite << " NaN or infinite), first at "
                    << cmp.firstMismatch << " (got " << check.got
                    << ", expected " << check.expected << ")";
     llvm::outs() << "\n";
@@ -268,6 +289,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseFile(inputPath, context, sourceMgr);
   if (!module)
     return 1;
+  if (fillElided.getNumOccurrences())
+    fillElidedResources(*module, fillElided);
 
   EvaluationOptions options;
   options.entry = entry;
@@ -328,7 +351,7 @@ int main(int argc, char **argv) {
     for (auto &[key, value] : resultJson(result))
       report[key] = value;
     if (!result.ok) {
-      llvm::errs() << "tcl-run: outputs differ from the reference\n";
+      llvm::errs() << "tcl-run: " << result.failure << "\n";
       exitCode = 2;
     }
   }

@@ -67,6 +67,9 @@ def TclPrintSpace : Pass<"tcl-print-space", "mlir::ModuleOp"> {
            "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Threads the schedules may use (adds the thread_dim knob)">,
+    Option<"allowUnsupported", "allow-unsupported", "bool", /*default=*/"false",
+           "Ops that cannot be tuned (dynamic shapes) are warnings, and keep "
+           "the default schedule; otherwise they are errors">,
   ];
 }
 
@@ -91,6 +94,9 @@ def TclCpuSpace : Pass<"tcl-cpu-space", "mlir::ModuleOp"> {
            "Comma-separated LLVM feature overrides, e.g. '-avx512f'">,
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Threads the schedules may use (adds the thread_dim knob)">,
+    Option<"allowUnsupported", "allow-unsupported", "bool", /*default=*/"false",
+           "Ops that cannot be tuned (dynamic shapes) are warnings, and keep "
+           "the default schedule; otherwise they are errors">,
   ];
 }
 
@@ -210,6 +216,24 @@ def TclApproximateMath : Pass<"tcl-approximate-math", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
                            "mlir::vector::VectorDialect"];
+}
+
+def TclReadOnlyArguments : Pass<"tcl-read-only-arguments", "mlir::ModuleOp"> {
+  let summary = "Mark the tensor arguments of public functions read-only for "
+                "bufferization";
+  let description = [{
+    Sets `bufferization.writable = false` on every tensor argument of every
+    public `func.func`. A tensor argument is a value its caller still owns:
+    when an op's destination (`outs`) is such an argument (torch-mlir's
+    convolution initialised with the broadcast bias, a matmul starting from
+    a constant, an outlined task whose init is not a `linalg.fill`), one-shot
+    bufferization would otherwise write the result into the caller's buffer,
+    and a second call with the same inputs would return another answer.
+    Read-only arguments make bufferization copy such an init into a buffer
+    of the function's own. Arguments already annotated keep their
+    annotation.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
 def TclSetCpuTarget : Pass<"tcl-set-cpu-target", "mlir::ModuleOp"> {

@@ -26,14 +26,24 @@ enum class ElementKind { F32, F64, I8, I32, I64 };
 llvm::Expected<ElementKind> parseElementKind(llvm::StringRef name);
 unsigned elementBytes(ElementKind kind);
 
+/// The values a random input may take: `Positive` for values that reach
+/// the domain of a square root or a logarithm (a batch-norm variance), so
+/// that random inputs do not make a finite model's outputs NaN.
+enum class ValueDomain { Any, Positive };
+
 /// Result of comparing a tensor against a reference.
 struct Comparison {
+  /// Elements beyond the tolerance, NaN or infinite ones included.
   int64_t mismatches = 0;
+  /// Elements that are NaN or infinite where the reference is finite.
+  int64_t nonFinite = 0;
+  /// Reference elements that are NaN or infinite: nothing can be judged
+  /// against them, so a comparison that has any does not pass.
+  int64_t nonFiniteReference = 0;
   double maxAbsError = 0;
   double maxRelError = 0;
   int64_t firstMismatch = -1;
-  bool hasNaN = false;
-  bool ok() const { return mismatches == 0 && !hasNaN; }
+  bool ok() const { return mismatches == 0 && nonFiniteReference == 0; }
 };
 
 class HostTensor {
@@ -46,14 +56,18 @@ public:
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
 
-  /// Uniform values in [-1, 1) (floats) or [-8, 8) (integers) from `seed`:
-  /// the same seed always gives the same tensor.
-  void fillRandom(uint64_t seed);
+  /// Uniform values in [-1, 1) (floats) or [-8, 8) (integers) from `seed`,
+  /// or in [0.5, 1.5) and [1, 8) for `ValueDomain::Positive`, each times
+  /// `scale`: the same arguments always give the same tensor.
+  void fillRandom(uint64_t seed, ValueDomain domain = ValueDomain::Any,
+                  double scale = 1.0);
   void fillZero();
   /// Element `index` of the flattened tensor, as a double.
   double at(int64_t index) const;
 
-  /// Elementwise |this - reference| <= atol + rtol * max|reference|.
+  /// Elementwise |this - reference| <= atol + rtol * max|reference| over
+  /// the reference's finite elements; a NaN or infinity where the reference
+  /// is finite is a mismatch.
   Comparison compare(const HostTensor &reference, double atol,
                      double rtol) const;
 

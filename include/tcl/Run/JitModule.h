@@ -17,6 +17,8 @@ namespace tcl {
 struct TensorSpec {
   ElementKind kind;
   llvm::SmallVector<int64_t> shape;
+  /// The values random inputs for it take (inferInputDomain).
+  ValueDomain domain = ValueDomain::Any;
 };
 
 /// The tensor signature of an entry function, read before lowering: after
@@ -25,7 +27,8 @@ struct EntrySignature {
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
 
-  /// Allocates tensors for every input (random, from `seed`) and output.
+  /// Allocates tensors for every input (random in its domain, from `seed`)
+  /// and output.
   void allocate(uint64_t seed, std::vector<HostTensor> &inputTensors,
                 std::vector<HostTensor> &outputTensors) const;
 };

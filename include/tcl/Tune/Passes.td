@@ -91,6 +91,13 @@ def TclTune : Pass<"tcl-tune", "mlir::ModuleOp"> {
     Option<"endToEnd", "end-to-end", "bool", /*default=*/"false",
            "Measure the whole module, tuned and default, and oneDNN's "
            "per-task times again, at the end">,
+    Option<"allowUnsupported", "allow-unsupported", "bool", /*default=*/"false",
+           "Ops that cannot be tuned (dynamic shapes) are warnings, and keep "
+           "the default schedule; otherwise they are errors">,
+    Option<"fillElided", "fill-elided", "int64_t", /*default=*/"-1",
+           "For the end-to-end run, fill weights whose values the file "
+           "elides (dense_resource<__elided__>) with random values from this "
+           "seed (-1: elided weights are an error there)">,
     Option<"keepDefault", "keep-default", "bool", /*default=*/"true",
            "Tasks where nothing measured beats the default schedule keep it">,
     Option<"channelsLast", "channels-last", "bool", /*default=*/"true",

@@ -131,6 +131,14 @@ struct TuneOptions {
   /// Measure the whole module, tuned and with the default schedule, at the
   /// end, and oneDNN's time per task again (each task keeps the faster).
   bool endToEnd = false;
+  /// Ops that cannot be tuned (dynamic shapes) are warnings and keep the
+  /// default schedule; otherwise they fail the run (tcl::prepareTasks).
+  bool allowUnsupported = false;
+  /// The end-to-end run fills elided weights (dense_resource<__elided__>)
+  /// of its copy of the module with random values from this seed
+  /// (fillElidedResources); unset: elided weights fail it with a diagnostic.
+  /// The module tcl returns keeps them elided.
+  std::optional<uint64_t> fillElidedSeed;
   /// Tasks where no measured schedule beats the default schedule keep it
   /// (they get no sequence in the library). Off: every task with a valid
   /// schedule gets its best.
@@ -169,6 +177,9 @@ struct TunedTask {
   /// correctly.
   std::string bestAssignment;
   std::optional<double> bestSeconds, defaultSeconds, onednnSeconds;
+  /// Why the last failed candidate failed: for a task with no valid
+  /// schedule, why it was not tuned.
+  std::string lastFailure;
   /// The default schedule may win (TuneOptions::keepDefault).
   bool defaultWins = true;
 
@@ -179,6 +190,9 @@ struct TunedTask {
     return !bestSeconds || (defaultWins && defaultSeconds &&
                             *defaultSeconds <= *bestSeconds);
   }
+  /// Nothing valid was measured: the task keeps the default schedule
+  /// whatever the tuner was asked.
+  bool untuned() const { return !bestSeconds; }
   /// The task's time in the tuned module: the better of the two.
   std::optional<double> chosenSeconds() const {
     return keepsDefault() ? defaultSeconds : bestSeconds;

@@ -1,0 +1,29 @@
+//===- InputDomain.h - Which values random inputs may take -----*- C++ -*-===//
+//
+// tcl runs models on random inputs: arguments, and weights whose values a
+// published file elides. A batch-norm variance drawn from [-1, 1) makes the
+// square root of `var + eps` NaN, and a check against NaN judges nothing.
+// The analysis here finds the values that must be positive.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCL_RUN_INPUTDOMAIN_H
+#define TCL_RUN_INPUTDOMAIN_H
+
+#include "tcl/Run/HostTensor.h"
+
+#include "mlir/IR/Value.h"
+
+namespace tcl {
+
+/// `ValueDomain::Positive` if `value` reaches the operand of a square root,
+/// a reciprocal square root, a logarithm or the base of a power through ops
+/// that keep a positive value positive (additions, products, quotients,
+/// maxima, casts, reshapes, broadcasts, and the payloads of linalg ops);
+/// `ValueDomain::Any` otherwise. A difference or a square stops the walk:
+/// a layer norm's input is not constrained by the root of its variance.
+ValueDomain inferInputDomain(mlir::Value value);
+
+} // namespace tcl
+
+#endif // TCL_RUN_INPUTDOMAIN_H
