@@ -149,8 +149,7 @@ struct TileSizeHeuristic {
         setAll(parallel, 1);
         unsigned innermost = bounds.size() - 1;
         sizes[innermost] = largestDivisorAtMost(bounds[innermost], vectorWidth);
-        sizes[*contiguous] =
-            largestDivisorAtMost(bounds[*contiguous], vectorWidth);
+        sizes[*contiguous] = rowsOfTranspose(bounds[*contiguous]);
         return sizes;
       }
       // Otherwise one strip of a few vectors along the innermost parallel
@@ -160,6 +159,17 @@ struct TileSizeHeuristic {
     }
     }
     llvm_unreachable("unknown task kind");
+  }
+
+  /// Rows of a transpose's tile along its input's contiguous loop of
+  /// `size`: a power of two, so that the rows are whole vectors the
+  /// in-register transpose handles well (56 -> 8, not 14), unless `size`
+  /// has no such divisor of at least 4 (49 -> 7).
+  int64_t rowsOfTranspose(int64_t size) const {
+    int64_t rows = 1;
+    while (rows * 2 <= vectorWidth && size % (rows * 2) == 0)
+      rows *= 2;
+    return rows >= 4 ? rows : largestDivisorAtMost(size, vectorWidth);
   }
 
   /// Order in which tiles are visited. For contractions, the N tiles go

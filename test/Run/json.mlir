@@ -11,6 +11,8 @@
 // CHECK-NEXT:     "max_abs_error": {{.*}},
 // CHECK-NEXT:     "max_rel_error": {{.*}},
 // CHECK-NEXT:     "mismatches": 0,
+// CHECK-NEXT:     "non_finite": 0,
+// CHECK-NEXT:     "non_finite_reference": 0,
 // CHECK-NEXT:     "ok": true,
 // CHECK-NEXT:     "output": 0
 // CHECK-NEXT:   }
