@@ -92,7 +92,7 @@ static void printUntuned(llvm::raw_ostream &os, const TuneResult &result) {
       os << llvm::formatv("  {0,-18} {1,-16} {2} trials: {3}\n", task.kind,
                           task.key, task.trials,
                           task.lastFailure.empty()
-                              ? std::string("nothing was measured")
+                              ? std::string("no candidate measured (the trials ran out first)")
                               : llvm::StringRef(task.lastFailure)
                                     .take_front(160)
                                     .str());
