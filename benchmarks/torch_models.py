@@ -10,6 +10,7 @@ table and writes JSON.
 
     benchmarks/torch_models.py [--build build] [--trials 300]
         [--models resnet50,mobilenet_v2,vgg16,llama_layer] [--out FILE]
+        [--work DIR]
 """
 
 import argparse
@@ -90,6 +91,9 @@ def main():
     parser.add_argument("--trials", type=int, default=300)
     parser.add_argument("--models", default="resnet50,mobilenet_v2,vgg16,llama_layer")
     parser.add_argument("--out", type=output_path, default="torch_models.json")
+    parser.add_argument("--work", help="keep each model's database, logs and library "
+                        "in WORK/<model> (a rerun resumes the tuning); default: a new "
+                        "temporary directory")
     args = parser.parse_args()
     rows = []
     print("%-13s %6s %7s %8s %8s %11s %11s %8s" % (
@@ -98,7 +102,11 @@ def main():
         model = os.path.join(args.build, "zoo", "torch", name + ".mlir")
         if not os.path.exists(model):
             sys.exit("torch_models.py: no %s (build the tcl-zoo target)" % model)
-        work = tempfile.mkdtemp(prefix="tcl-torch-%s-" % name)
+        if args.work:
+            work = os.path.join(args.work, name)
+            os.makedirs(work, exist_ok=True)
+        else:
+            work = tempfile.mkdtemp(prefix="tcl-torch-%s-" % name)
         row = {"model": name, "trials": args.trials, "work": work}
         row.update(tune(args.build, model, args.trials, work))
         if row["tune_exit"] == 0:

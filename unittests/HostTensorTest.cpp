@@ -90,10 +90,23 @@ TEST(HostTensor, ANonFiniteReferenceCannotBeJudged) {
 
 TEST(HostTensor, PositiveDomainFillsArePositive) {
   HostTensor a(ElementKind::F32, {256});
-  a.fillRandom(3, ValueDomain::Positive, 2.0);
+  InputDomain positive;
+  positive.positive = true;
+  a.fillRandom(3, positive, 2.0);
   for (int64_t i = 0; i < a.numElements(); ++i) {
     EXPECT_GE(a.at(i), 1.0);
     EXPECT_LT(a.at(i), 3.0);
+  }
+}
+
+TEST(HostTensor, IndexFillsStayInBounds) {
+  HostTensor ids(ElementKind::I64, {512});
+  InputDomain bounded;
+  bounded.indexBound = 3;
+  ids.fillRandom(5, bounded);
+  for (int64_t i = 0; i < ids.numElements(); ++i) {
+    EXPECT_GE(ids.at(i), 0.0);
+    EXPECT_LT(ids.at(i), 3.0);
   }
 }
 

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -169,6 +170,69 @@ CandidateResult fromJson(llvm::StringRef text) {
     }
   return result;
 }
+
+/// The naive-loops reference's outputs as bytes, one output after the
+/// other, behind "R"; or "E" and why not.
+std::string referenceBytes(ModuleOp payload, const EvaluationOptions &options,
+                           const EntrySignature &signature) {
+  OwningOpRef<ModuleOp> reference = payload.clone();
+  if (failed(lower(*reference, options, "loops")))
+    return "Ecannot lower the naive-loops reference";
+  auto jit = compile(*reference, options);
+  if (!jit)
+    return "Ecannot compile the naive-loops reference: " +
+           llvm::toString(jit.takeError());
+  std::vector<HostTensor> inputs, outputs;
+  signature.allocate(options.inputSeed, inputs, outputs);
+  if (llvm::Error error = (*jit)->call(options.entry, inputs, outputs))
+    return "E" + llvm::toString(std::move(error));
+  std::string bytes = "R";
+  for (const HostTensor &output : outputs)
+    bytes.append(static_cast<const char *>(output.data()),
+                 output.numElements() * elementBytes(output.kind()));
+  return bytes;
+}
+
+/// Runs the naive-loops reference on the evaluation's inputs into
+/// `references`, in an isolated child unless the evaluation runs in
+/// process: a model's own assertion (torch-mlir checks that token ids are
+/// in bounds) or a wild index must be a diagnostic, not the tool's crash.
+llvm::Error computeReferences(ModuleOp payload,
+                              const EvaluationOptions &options,
+                              const EntrySignature &signature,
+                              std::vector<HostTensor> &references) {
+  auto body = [&] { return referenceBytes(payload, options, signature); };
+  std::string bytes;
+  if (options.isolate) {
+    llvm::Expected<std::string> text = runIsolated(body, options.limits);
+    if (!text)
+      return llvm::createStringError(
+          "the naive-loops reference did not run: " +
+          llvm::toString(text.takeError()) +
+          " (an assertion of the model's own, such as an index out of "
+          "bounds, aborts it)");
+    bytes = std::move(*text);
+  } else {
+    bytes = body();
+  }
+  if (bytes.empty() || bytes[0] != 'R')
+    return llvm::createStringError(
+        bytes.empty() ? std::string("the naive-loops reference sent nothing")
+                      : bytes.substr(1));
+  std::vector<HostTensor> inputs;
+  signature.allocate(options.inputSeed, inputs, references);
+  size_t offset = 1;
+  for (HostTensor &reference : references) {
+    size_t size = reference.numElements() * elementBytes(reference.kind());
+    if (offset + size > bytes.size())
+      return llvm::createStringError(
+          "the naive-loops reference sent fewer outputs than the entry "
+          "function has");
+    std::memcpy(reference.data(), bytes.data() + offset, size);
+    offset += size;
+  }
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::StringRef tcl::statusName(CandidateStatus status) {
@@ -221,22 +285,9 @@ CandidateEvaluator::create(ModuleOp payload, const EvaluationOptions &options) {
                                 evaluator->outputs);
   evaluator->callFlops = extractTasks(payload).totalFlops();
   if (options.check) {
-    OwningOpRef<ModuleOp> reference = payload.clone();
-    if (failed(lower(*reference, options, "loops"))) {
-      llvm::errs() << "tcl: cannot lower the naive-loops reference\n";
-      return failure();
-    }
-    auto jit = compile(*reference, options);
-    if (!jit) {
-      llvm::errs() << "tcl: cannot compile the naive-loops reference: "
-                   << llvm::toString(jit.takeError()) << "\n";
-      return failure();
-    }
-    std::vector<HostTensor> referenceInputs;
-    evaluator->signature.allocate(options.inputSeed, referenceInputs,
-                                  evaluator->references);
-    if (llvm::Error error = (*jit)->call(options.entry, referenceInputs,
-                                         evaluator->references)) {
+    if (llvm::Error error = computeReferences(payload, options,
+                                              evaluator->signature,
+                                              evaluator->references)) {
       llvm::errs() << "tcl: " << llvm::toString(std::move(error)) << "\n";
       return failure();
     }

@@ -56,9 +56,9 @@ static DenseElementsAttr randomValues(ShapedType type, Value value,
     llvm::consumeError(kind.takeError());
     return {};
   }
-  ValueDomain domain = value ? inferInputDomain(value) : ValueDomain::Any;
+  InputDomain domain = value ? inferInputDomain(value) : InputDomain();
   double scale = 1.0;
-  if (domain == ValueDomain::Any && type.getRank() >= 2 &&
+  if (!domain.positive && type.getRank() >= 2 &&
       type.getNumElements() > 0) {
     double fanIn = double(type.getNumElements()) / type.getDimSize(0);
     scale = std::sqrt(3.0 / fanIn);

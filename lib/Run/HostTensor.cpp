@@ -102,12 +102,15 @@ void HostTensor::fillZero() {
   std::memset(storage.get(), 0, count * elementBytes(elementKind));
 }
 
-void HostTensor::fillRandom(uint64_t seed, ValueDomain domain, double scale) {
-  bool positive = domain == ValueDomain::Positive;
+void HostTensor::fillRandom(uint64_t seed, const InputDomain &domain,
+                            double scale) {
+  bool positive = domain.positive;
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<double> real(positive ? 0.5 : -1.0,
                                               positive ? 1.5 : 1.0);
-  std::uniform_int_distribution<int64_t> integer(positive ? 1 : -8, 7);
+  std::uniform_int_distribution<int64_t> integer(
+      domain.indexBound ? 0 : positive ? 1 : -8,
+      domain.indexBound ? std::max<int64_t>(*domain.indexBound - 1, 0) : 7);
   for (int64_t i = 0; i < count; ++i) {
     switch (elementKind) {
     case ElementKind::F32:

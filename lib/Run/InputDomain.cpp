@@ -34,13 +34,15 @@ static bool keepsSign(OpOperand &use) {
              tensor::ConcatOp>(user);
 }
 
-ValueDomain tcl::inferInputDomain(Value value) {
+/// Whether `value` reaches the operand of an op defined only for positive
+/// values.
+static bool reachesPositiveOperand(Value value) {
   llvm::SetVector<Value> reached;
   reached.insert(value);
   for (size_t next = 0; next < reached.size(); ++next) {
     for (OpOperand &use : reached[next].getUses()) {
       if (needsPositiveOperand(use))
-        return ValueDomain::Positive;
+        return true;
       Operation *user = use.getOwner();
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
         // Into the payload: the block argument that carries the operand.
@@ -61,5 +63,49 @@ ValueDomain tcl::inferInputDomain(Value value) {
         reached.insert(user->getResults().begin(), user->getResults().end());
     }
   }
-  return ValueDomain::Any;
+  return false;
+}
+
+/// The smallest dimension that `value`, an integer, indexes in a
+/// `tensor.extract`, following casts and linalg payloads.
+static std::optional<int64_t> indexBound(Value value) {
+  std::optional<int64_t> bound;
+  llvm::SetVector<Value> reached;
+  reached.insert(value);
+  for (size_t next = 0; next < reached.size(); ++next) {
+    for (OpOperand &use : reached[next].getUses()) {
+      Operation *user = use.getOwner();
+      if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
+        unsigned position = use.getOperandNumber();
+        if (position == 0)
+          continue; // the tensor extracted from, not an index
+        int64_t size = extract.getTensor().getType().getDimSize(position - 1);
+        if (!ShapedType::isDynamic(size))
+          bound = std::min(bound.value_or(size), size);
+        continue;
+      }
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
+        if (linalgOp.hasPureTensorSemantics() &&
+            !linalgOp->getRegion(0).empty())
+          reached.insert(linalgOp.getMatchingBlockArgument(&use));
+        continue;
+      }
+      if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+              arith::ExtUIOp, arith::TruncIOp, tensor::ExpandShapeOp,
+              tensor::CollapseShapeOp, tensor::CastOp,
+              tensor::ExtractSliceOp>(user))
+        reached.insert(user->getResults().begin(), user->getResults().end());
+    }
+  }
+  return bound;
+}
+
+InputDomain tcl::inferInputDomain(Value value) {
+  InputDomain domain;
+  Type element = getElementTypeOrSelf(value.getType());
+  if (isa<FloatType>(element))
+    domain.positive = reachesPositiveOperand(value);
+  else if (isa<IntegerType, IndexType>(element))
+    domain.indexBound = indexBound(value);
+  return domain;
 }

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tcl {
@@ -26,10 +27,16 @@ enum class ElementKind { F32, F64, I8, I32, I64 };
 llvm::Expected<ElementKind> parseElementKind(llvm::StringRef name);
 unsigned elementBytes(ElementKind kind);
 
-/// The values a random input may take: `Positive` for values that reach
-/// the domain of a square root or a logarithm (a batch-norm variance), so
-/// that random inputs do not make a finite model's outputs NaN.
-enum class ValueDomain { Any, Positive };
+/// The values a random input may take, so that random inputs keep a model
+/// that is finite and in bounds on real data so on tcl's (inferInputDomain).
+struct InputDomain {
+  /// Floats that reach a square root or a logarithm (a batch-norm variance)
+  /// are drawn positive.
+  bool positive = false;
+  /// Integers used as indices into a dimension of this size (token ids into
+  /// an embedding table) are drawn in [0, indexBound).
+  std::optional<int64_t> indexBound;
+};
 
 /// Result of comparing a tensor against a reference.
 struct Comparison {
@@ -56,10 +63,11 @@ public:
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
 
-  /// Uniform values in [-1, 1) (floats) or [-8, 8) (integers) from `seed`,
-  /// or in [0.5, 1.5) and [1, 8) for `ValueDomain::Positive`, each times
-  /// `scale`: the same arguments always give the same tensor.
-  void fillRandom(uint64_t seed, ValueDomain domain = ValueDomain::Any,
+  /// Uniform values from `seed`: floats in [-1, 1) times `scale`, or in
+  /// [0.5, 1.5) times `scale` when `domain.positive`; integers in [-8, 8), or
+  /// [1, 8) when positive, or [0, indexBound). The same arguments always
+  /// give the same tensor.
+  void fillRandom(uint64_t seed, const InputDomain &domain = {},
                   double scale = 1.0);
   void fillZero();
   /// Element `index` of the flattened tensor, as a double.

@@ -2,8 +2,9 @@
 //
 // tcl runs models on random inputs: arguments, and weights whose values a
 // published file elides. A batch-norm variance drawn from [-1, 1) makes the
-// square root of `var + eps` NaN, and a check against NaN judges nothing.
-// The analysis here finds the values that must be positive.
+// square root of `var + eps` NaN, and a check against NaN judges nothing;
+// a token id drawn negative fails the model's own bounds assertion. The
+// analysis here finds the values that must be positive or in bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,13 +17,18 @@
 
 namespace tcl {
 
-/// `ValueDomain::Positive` if `value` reaches the operand of a square root,
-/// a reciprocal square root, a logarithm or the base of a power through ops
-/// that keep a positive value positive (additions, products, quotients,
-/// maxima, casts, reshapes, broadcasts, and the payloads of linalg ops);
-/// `ValueDomain::Any` otherwise. A difference or a square stops the walk:
-/// a layer norm's input is not constrained by the root of its variance.
-ValueDomain inferInputDomain(mlir::Value value);
+/// The domain random values for `value` must keep to:
+/// - `positive` if `value` reaches the operand of a square root, a
+///   reciprocal square root, a logarithm or the base of a power through ops
+///   that keep a positive value positive (additions, products, quotients,
+///   maxima, casts, reshapes, broadcasts, and the payloads of linalg ops). A
+///   difference or a square stops the walk: a layer norm's input is not
+///   constrained by the root of its variance.
+/// - `indexBound` if `value` (an integer) reaches an index of a
+///   `tensor.extract` through casts and linalg payloads: the smallest
+///   dimension it indexes (torch-mlir's embedding lookups assert that ids
+///   are in bounds).
+InputDomain inferInputDomain(mlir::Value value);
 
 } // namespace tcl
 

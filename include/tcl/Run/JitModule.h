@@ -18,7 +18,7 @@ struct TensorSpec {
   ElementKind kind;
   llvm::SmallVector<int64_t> shape;
   /// The values random inputs for it take (inferInputDomain).
-  ValueDomain domain = ValueDomain::Any;
+  InputDomain domain;
 };
 
 /// The tensor signature of an entry function, read before lowering: after
