@@ -6,7 +6,9 @@ tasks, to run end to end, to test against) that parse with the MLIR it is built
 against (LLVM 22), carry no frontend-specific dialects (no torch, no
 ml_program, no dense_resource blobs) and can be regenerated at any size.  Every
 network is described by a small layer table below and emitted through one
-`IRBuilder`, so all models share the same layer functions.
+`IRBuilder`, so all models share the same layer functions; its topology is
+written once, against a flavour's layer set (TclLayers, TorchLayers: the same
+methods, each flavour's IR style).
 
 Output contract (every model, both flavours):
   * exactly one public function
@@ -151,6 +153,7 @@ RESNET50_STAGES = [
     (3, 512, 2048, 2),
 ]
 RESNET50_STEM_CHANNELS = 64
+# Image shapes are written NHWC; a layer set's `image` puts them in its layout.
 IMAGENET_INPUT = (1, 224, 224, 3)
 IMAGENET_CLASSES = 1000
 
@@ -202,17 +205,14 @@ VIT_B16 = dict(image=224, patch=16, hidden=768, heads=12, mlp=3072, layers=12, e
 
 # GPT-2 small decoder stack on given hidden states (no token embedding, no LM
 # head); 256 tokens, causal attention, layer-norm epsilon of HF's GPT-2.  Q, K
-# and V are three 768x768 matmuls (the shared self_attention), the same math
-# as GPT-2's fused 768x2304 c_attn (which the torch flavour emits).
+# and V are three 768x768 matmuls in the tcl flavour (TclLayers.qkv), the same
+# math as GPT-2's fused 768x2304 c_attn (which the torch flavour emits).
 GPT2 = dict(seq=256, hidden=768, heads=12, mlp=3072, layers=12, eps=1e-5)
 # Added to masked attention scores before softmax.  Finite (as HF's
 # finfo.min) rather than -inf so that an exp approximation that mishandles
 # infinities still yields exactly 0.
 CAUSAL_MASK_VALUE = -1e9
 
-# The torch flavour's images are NCHW, as torchvision's.
-IMAGENET_INPUT_NCHW = (1, 3, 224, 224)
-RESNET50_BLOCK_INPUT_NCHW = (1, 64, 56, 56)
 BATCH_NORM_EPS = 1e-5   # torch.nn.BatchNorm2d's default
 
 # One LLaMA decoder layer with TinyLlama-1.1B's dimensions: grouped-query
@@ -298,17 +298,14 @@ class IRBuilder:
     them; affine maps get `#mapN` aliases emitted before the function.  Weights
     go either into the body as splat constants or into the signature as
     arguments, depending on the weight mode, which is the only place the two
-    modes differ.  `flavour` ('tcl' or 'torch') is read by the few layer
-    functions that both flavours share but emit differently.
+    modes differ.  It knows nothing of flavours: those are layer sets
+    (TclLayers, TorchLayers) emitting through it.
     """
 
-    def __init__(self, weights='splat', flavour='tcl'):
+    def __init__(self, weights='splat'):
         if weights not in WEIGHT_MODES:
             raise ValueError(f'unknown weight mode {weights!r}; use one of {WEIGHT_MODES}')
-        if flavour not in FLAVOURS:
-            raise ValueError(f'unknown flavour {flavour!r}; use one of {FLAVOURS}')
         self.weights = weights
-        self.flavour = flavour
         self.arguments = []      # Values: %input first, then weight arguments
         self._body = []
         self._prologue = []
@@ -585,6 +582,24 @@ def identity_dims(rank):
     return tuple(range(rank))
 
 
+def map_elementwise(b, x, fn, hint):
+    """fn applied to every element of x: one elementwise generic."""
+    return b.elementwise([x], [identity_dims(len(x.shape))], x.shape,
+                         lambda b, v, out: fn(b, v), hint)
+
+
+def binary(b, x, y, y_dims, opname, hint):
+    """x <opname> y in one elementwise generic; y_dims are the loops that index
+    y (y is broadcast along the others)."""
+    return b.elementwise([x, y], [identity_dims(len(x.shape)), y_dims], x.shape,
+                         lambda b, u, v, out: b.sop(opname, u, v), hint)
+
+
+def add(b, x, y, hint='add'):
+    """x + y (residual add, aten.add.Tensor) as one elementwise generic."""
+    return binary(b, x, y, identity_dims(len(x.shape)), 'arith.addf', hint)
+
+
 def relu(b, x):
     return b.sop('arith.maximumf', x, b.scalar(0.0))
 
@@ -839,27 +854,16 @@ TORCH_ACTIVATIONS = {'relu': relu_select, 'relu6': clamp_select, 'gelu': gelu_er
                      'gelu_tanh': gelu_tanh, 'silu': silu}
 
 
-def map_elementwise(b, x, fn, hint):
-    """fn applied to every element of x: one elementwise generic."""
-    return b.elementwise([x], [identity_dims(len(x.shape))], x.shape,
-                         lambda b, v, out: fn(b, v), hint)
-
-
 def activation(b, x, act):
     """One elementwise generic applying TORCH_ACTIVATIONS[act]."""
     return map_elementwise(b, x, TORCH_ACTIVATIONS[act], act)
 
 
-def binary(b, x, y, y_dims, opname, hint):
-    """x <opname> y in one elementwise generic; y_dims are the loops that index
-    y (y is broadcast along the others)."""
-    return b.elementwise([x, y], [identity_dims(len(x.shape)), y_dims], x.shape,
-                         lambda b, u, v, out: b.sop(opname, u, v), hint)
-
-
-def add(b, x, y, hint='add'):
-    """x + y (residual add, aten.add.Tensor) as one elementwise generic."""
-    return binary(b, x, y, identity_dims(len(x.shape)), 'arith.addf', hint)
+def add_act(b, y, residual=None, act=None, residual_first=True):
+    """y + residual (residual + y with residual_first), then act: one generic each."""
+    if residual is not None:
+        y = add(b, residual, y) if residual_first else add(b, y, residual)
+    return activation(b, y, act) if act else y
 
 
 def mean_last_torch(b, x, hint):
@@ -958,16 +962,6 @@ def batch_norm(b, x, name, eps=BATCH_NORM_EPS):
                          'batchnorm')
 
 
-def conv_bn(b, x, name, cout, kernel, stride=1, act='relu', gain=KERNEL_GAIN, depthwise=False):
-    """torchvision's Conv2d(bias=False) + BatchNorm2d (+ activation), one op each."""
-    if depthwise:
-        y = depthwise_conv2d_nchw(b, x, name, kernel, stride, gain)
-    else:
-        y = conv2d_nchw(b, x, name, cout, kernel, stride, gain=gain)
-    y = batch_norm(b, y, name)
-    return activation(b, y, act) if act else y
-
-
 def max_pool_nchw(b, x, kernel=3, stride=2, pad=None):
     """Max pool as torch-mlir emits aten.max_pool2d: -inf tensor.pad, -inf fill,
     linalg.pooling_nchw_max."""
@@ -1036,75 +1030,300 @@ def softmax_torch(b, x):
                          lambda b, e, s, out: b.sop('arith.divf', e, s), 'softmax')
 
 
-def attention_probs(b, scores, head_dim, causal):
-    """softmax(scores / sqrt(head_dim)) with an optional causal mask.
+# ---------------------------------------------------------------------------
+# Flavours: the layer set each network's topology is written against
+# ---------------------------------------------------------------------------
 
-    tcl: the mask generic, then the shared softmax with the scale folded into
-    its exp; torch: a generic dividing by sqrt(head_dim), the mask, then
-    softmax_torch.
+
+class TclLayers:
+    """The tcl flavour's layer set: NHWC, every conv/matmul followed by ONE
+    epilogue generic (bias, i.e. a folded batch-norm shift or the layer's own
+    bias, + residual, activation).
+
+    The blocks and build_* functions below write each network's topology once,
+    as calls to a layer set (`f.conv(b, ...)`, `f.dense(b, ...)`, ...);
+    TorchLayers has the same methods, so the two flavours differ only in these
+    two classes.  Arguments that only the torch flavour reads are ignored
+    here: a conv's `bias` (a tcl conv always has one), dense `transposed`
+    (weights are always K x N) and `residual_first` (the epilogue sums), qkv's
+    `fused` (Q, K and V are always three matmuls).
     """
-    if b.flavour == 'tcl':
+
+    max_pool = staticmethod(max_pool)
+    global_avg_pool = staticmethod(global_avg_pool)    # NHWC -> N x C
+    layer_norm = staticmethod(layer_norm)
+    depthwise = staticmethod(depthwise_conv2d)
+    concat = staticmethod(IRBuilder.concat)
+
+    def image(self, shape):
+        """An image shape, given NHWC, in this flavour's layout: NHWC."""
+        return shape
+
+    def channels(self, x):
+        return x.shape[-1]
+
+    def conv(self, b, x, name, cout, kernel, stride=1, act='relu', residual=None,
+             gain=KERNEL_GAIN, pad=None, bias=False):
+        return conv2d(b, x, name, cout, kernel, stride, act, residual, gain, pad)
+
+    def residual_block(self, b, x, name, convs, cout, stride):
+        """The shortcut first (x or its projection), then the branch, whose last
+        conv adds it and applies relu in its epilogue."""
+        shortcut = x
+        if stride != 1 or x.shape[-1] != cout:
+            shortcut = conv2d(b, x, f'{name}_proj', cout, 1, stride, act=None)
+        for suffix, width, kernel, s in convs[:-1]:
+            x = conv2d(b, x, f'{name}_{suffix}', width, kernel, s)
+        suffix, width, kernel, s = convs[-1]
+        return conv2d(b, x, f'{name}_{suffix}', width, kernel, s, residual=shortcut,
+                      gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
+
+    def dense(self, b, x, name, n_out, act=None, residual=None, gain=KERNEL_GAIN, bias=True,
+              transposed=True, residual_first=True):
+        """`dense`; its one GELU (tanh approximation, see VIT_B16) serves 'gelu_tanh' too."""
+        act = 'gelu' if act == 'gelu_tanh' else act
+        return dense(b, x, name, n_out, act, residual, gain, bias)
+
+    def qkv(self, b, x, name, fused=False, transposed=True):
+        """Q, K and V of self-attention: three hidden x hidden dense layers (the
+        same math as a fused 3*hidden projection)."""
+        return [dense(b, x, f'{name}_{p}', x.shape[1]) for p in ('query', 'key', 'value')]
+
+    def attention_probs(self, b, scores, head_dim, causal):
+        """The causal mask generic, then softmax with 1/sqrt(head_dim) folded into its exp."""
         return softmax(b, causal_mask(b, scores) if causal else scores,
                        scale=1.0 / math.sqrt(head_dim))
-    root = b.scalar(math.sqrt(head_dim))
-    scores = map_elementwise(b, scores, lambda b, v: b.sop('arith.divf', v, root), 'scaled')
-    return softmax_torch(b, causal_mask(b, scores) if causal else scores)
+
+    def tokens(self, b, patches):
+        """1 x H x W x C patch embeddings -> (H*W) x C tokens."""
+        return b.collapse_shape(patches, [[0, 1, 2], [3]])
+
+    def rms_normalize(self, b, x, weight, eps):
+        """A mean-of-squares reduction and one normalize generic."""
+        rank = len(x.shape)
+        full, rows, last = identity_dims(rank), identity_dims(rank - 1), (rank - 1,)
+        inv_n, eps_cst = b.scalar(1.0 / x.shape[-1]), b.scalar(eps)
+        mean_square = reduce_last(
+            b, [x], [full], 0.0,
+            lambda b, v, acc: b.sop('arith.addf', acc,
+                                    b.sop('arith.mulf', b.sop('arith.mulf', v, v), inv_n)),
+            'meansq')
+
+        def body(b, v, ms, w, out):
+            inv_rms = b.sop('math.rsqrt', b.sop('arith.addf', ms, eps_cst))
+            return b.sop('arith.mulf', b.sop('arith.mulf', v, inv_rms), w)
+
+        return b.elementwise([x, mean_square, weight], [full, rows, last], x.shape, body,
+                             'rmsnorm')
+
+    def swiglu(self, b, gate, up):
+        """silu(gate) * up as one generic."""
+        full = identity_dims(2)
+        return b.elementwise([gate, up], [full, full], gate.shape,
+                             lambda b, g, u, out: b.sop('arith.mulf', silu(b, g), u), 'swiglu')
 
 
-def attend(b, q_heads, k_heads_t, v_heads, causal=False):
-    """H x S x D queries, H x D x S keys, H x S x D values -> S x (H*D) context."""
-    probs = attention_probs(b, batch_matmul(b, q_heads, k_heads_t), q_heads.shape[2], causal)
+class TorchLayers:
+    """The torch flavour's layer set: what torch-mlir emits for the torchvision
+    and HF modules (NCHW; Conv2d + unfolded BatchNorm2d; Linear weights
+    [out, in] transposed; every activation and residual add its own generic).
+    The same methods as TclLayers."""
+
+    max_pool = staticmethod(max_pool_nchw)
+    global_avg_pool = staticmethod(avg_pool_flatten)   # NCHW -> N x C
+    layer_norm = staticmethod(layer_norm_torch)
+    concat = staticmethod(IRBuilder.tensor_concat)
+
+    def image(self, shape):
+        """An image shape, given NHWC, in this flavour's layout: NCHW, as torchvision's."""
+        n, h, w, c = shape
+        return (n, c, h, w)
+
+    def channels(self, x):
+        return x.shape[1]
+
+    def conv(self, b, x, name, cout, kernel, stride=1, act='relu', residual=None,
+             gain=KERNEL_GAIN, pad=None, bias=False):
+        """torchvision's Conv2d(bias=False) + BatchNorm2d or, bias=True (VGG, ViT's
+        patch embedding), a Conv2d with bias and no batch norm; then + residual, act."""
+        if bias:
+            y = conv2d_nchw(b, x, name, cout, kernel, stride, pad, bias=True, gain=gain)
+        else:
+            y = batch_norm(b, conv2d_nchw(b, x, name, cout, kernel, stride, pad, gain=gain), name)
+        return add_act(b, y, residual, act)
+
+    def depthwise(self, b, x, name, kernel, stride=1, act='relu6', gain=KERNEL_GAIN):
+        """Depthwise Conv2d(bias=False) + BatchNorm2d + act."""
+        y = batch_norm(b, depthwise_conv2d_nchw(b, x, name, kernel, stride, gain), name)
+        return add_act(b, y, act=act)
+
+    def residual_block(self, b, x, name, convs, cout, stride):
+        """torchvision's order: the branch (its last conv-bn without relu), then
+        the projection if any, then relu(branch + shortcut)."""
+        y = x
+        for suffix, width, kernel, s in convs[:-1]:
+            y = self.conv(b, y, f'{name}_{suffix}', width, kernel, s)
+        suffix, width, kernel, s = convs[-1]
+        y = self.conv(b, y, f'{name}_{suffix}', width, kernel, s, act=None,
+                      gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
+        if stride != 1 or x.shape[1] != cout:
+            x = self.conv(b, x, f'{name}_proj', cout, 1, stride, act=None)
+        return add_act(b, y, x, 'relu', residual_first=False)
+
+    def dense(self, b, x, name, n_out, act=None, residual=None, gain=KERNEL_GAIN, bias=True,
+              transposed=True, residual_first=True):
+        """`linear`, then + residual (residual_first=False: y + residual, HF BERT's
+        order) and act."""
+        y = linear(b, x, name, n_out, bias, gain, transposed)
+        return add_act(b, y, residual, act, residual_first)
+
+    def qkv(self, b, x, name, fused=False, transposed=True):
+        """Q, K and V of self-attention: three Linear layers (BERT) or, fused, one
+        S x (3 hidden) projection split by extract_slice: ViT's packed in_proj
+        (nn.MultiheadAttention), GPT-2's c_attn (Conv1D, transposed=False)."""
+        s, hidden = x.shape
+        if not fused:
+            return [linear(b, x, f'{name}_{p}', hidden) for p in ('query', 'key', 'value')]
+        qkv = linear(b, x, f'{name}_qkv', 3 * hidden, transposed=transposed)
+        return [b.extract_slice(qkv, (0, i * hidden), (s, hidden)) for i in range(3)]
+
+    def attention_probs(self, b, scores, head_dim, causal):
+        """A generic dividing by sqrt(head_dim), the causal mask, then softmax_torch."""
+        root = b.scalar(math.sqrt(head_dim))
+        scores = map_elementwise(b, scores, lambda b, v: b.sop('arith.divf', v, root), 'scaled')
+        return softmax_torch(b, causal_mask(b, scores) if causal else scores)
+
+    def tokens(self, b, patches):
+        """1 x C x H x W patch embeddings -> (H*W) x C tokens: flatten(2), transpose."""
+        return b.transpose(b.collapse_shape(patches, [[0, 1], [2, 3]]), (1, 0))
+
+    def rms_normalize(self, b, x, weight, eps):
+        """Decomposed as torch-mlir emits it: square, sum, divide, + eps, rsqrt,
+        multiply, * weight."""
+        rank = len(x.shape)
+        full, rows, last = identity_dims(rank), identity_dims(rank - 1), (rank - 1,)
+        mean_square = mean_last_torch(b, binary(b, x, x, full, 'arith.mulf', 'square'), 'meansq')
+        y = binary(b, x, rsqrt_torch(b, mean_square, eps), rows, 'arith.mulf', 'normalized')
+        return binary(b, y, weight, last, 'arith.mulf', 'rmsnorm')
+
+    def swiglu(self, b, gate, up):
+        """A silu generic, then a multiply generic."""
+        return binary(b, activation(b, gate, 'silu'), up, identity_dims(2), 'arith.mulf', 'mul')
+
+
+LAYER_SETS = {'tcl': TclLayers(), 'torch': TorchLayers()}
+
+
+# ---------------------------------------------------------------------------
+# Blocks (both flavours, through the layer set f)
+# ---------------------------------------------------------------------------
+
+
+def bottleneck(b, f, x, name, width, cout, stride):
+    """ResNet-50 v1.5 bottleneck: 1x1 -> 3x3 (strided) -> 1x1, + x or its 1x1 projection."""
+    return f.residual_block(b, x, name, [('conv1', width, 1, 1), ('conv2', width, 3, stride),
+                                         ('conv3', cout, 1, 1)], cout, stride)
+
+
+def basic_block(b, f, x, name, cout, stride):
+    """ResNet-18/34 BasicBlock: 3x3 (strided) -> 3x3, + x or its 1x1 strided projection."""
+    return f.residual_block(b, x, name, [('conv1', cout, 3, stride), ('conv2', cout, 3, 1)],
+                            cout, stride)
+
+
+def inverted_residual(b, f, x, name, expansion, cout, stride):
+    """MobileNet-V2 block: [1x1 expand relu6] -> 3x3 depthwise relu6 -> 1x1 linear (+ x)."""
+    cin = f.channels(x)
+    has_residual = stride == 1 and cin == cout
+    y = x
+    if expansion != 1:
+        y = f.conv(b, y, f'{name}_expand', cin * expansion, 1, act='relu6')
+    y = f.depthwise(b, y, f'{name}_dw', 3, stride)
+    gain = KERNEL_GAIN * (RESIDUAL_BRANCH_GAIN if has_residual else 1.0)
+    return f.conv(b, y, f'{name}_project', cout, 1, act=None,
+                  residual=x if has_residual else None, gain=gain)
+
+
+def classifier(b, f, x, classes=IMAGENET_CLASSES):
+    """Global average pool + fully connected layer: image -> 1 x classes logits."""
+    return f.dense(b, f.global_avg_pool(b, x), 'fc', classes)
+
+
+def split_heads(b, x, heads, permutation):
+    """S x (H*D) -> S x H x D (expand_shape) -> transposed per `permutation`."""
+    s, hidden = x.shape
+    expanded = b.expand_shape(x, [[0], [1, 2]], (s, heads, hidden // heads))
+    return b.transpose(expanded, permutation)
+
+
+def attend(b, f, q_heads, k_heads_t, v_heads, causal=False):
+    """H x S x D queries, H x D x S keys, H x S x D values -> S x (H*D) context.
+
+    causal=True (decoders) masks each query's future keys before the softmax.
+    """
+    probs = f.attention_probs(b, batch_matmul(b, q_heads, k_heads_t), q_heads.shape[2], causal)
     merged = b.transpose(batch_matmul(b, probs, v_heads), (1, 0, 2))   # S x H x D
     return b.collapse_shape(merged, [[0], [1, 2]])
 
 
-def attention_torch(b, q, k, v, name, heads, causal=False):
-    """Multi-head attention on projected S x hidden Q, K, V (torch flavour)."""
+def attention(b, f, q, k, v, name, heads, causal=False):
+    """Multi-head attention on projected S x hidden Q, K, V, up to (not
+    including) the output projection."""
     b.comment(f'{name}: attention, {heads} heads')
-    return attend(b, split_heads(b, q, heads, (1, 0, 2)), split_heads(b, k, heads, (1, 2, 0)),
+    return attend(b, f, split_heads(b, q, heads, (1, 0, 2)), split_heads(b, k, heads, (1, 2, 0)),
                   split_heads(b, v, heads, (1, 0, 2)), causal)
 
 
-def fused_qkv(b, x, name, transposed=True):
-    """One S x (3 hidden) projection split into Q, K and V by extract_slice:
-    ViT's packed in_proj (nn.MultiheadAttention), GPT-2's c_attn (Conv1D)."""
-    s, hidden = x.shape
-    qkv = linear(b, x, name, 3 * hidden, transposed=transposed)
-    return [b.extract_slice(qkv, (0, i * hidden), (s, hidden)) for i in range(3)]
+def encoder_layer(b, f, x, name, heads, ffn):
+    """BERT post-LN encoder layer (HF BertLayer): LN(x + attn(x) Wo), then LN(h + FFN(h))."""
+    hidden = x.shape[1]
+    context = attention(b, f, *f.qkv(b, x, f'{name}_attn'), f'{name}_attn', heads)
+    h = f.dense(b, context, f'{name}_attn_out', hidden, residual=x, residual_first=False)
+    h = f.layer_norm(b, h, f'{name}_ln1')
+    m = f.dense(b, h, f'{name}_ffn_in', ffn, act='gelu')
+    m = f.dense(b, m, f'{name}_ffn_out', hidden, residual=h, residual_first=False)
+    return f.layer_norm(b, m, f'{name}_ln2')
 
 
-# ---------------------------------------------------------------------------
-# LLaMA layers (both flavours)
-# ---------------------------------------------------------------------------
+def pre_ln_layer(b, f, x, name, heads, mlp, eps, causal=False, gelu='gelu', transposed=True):
+    """Pre-LN transformer layer: h = x + attn(LN(x)) Wo, h + MLP(LN(h)).
 
-
-def rms_norm(b, x, name, eps):
-    """RMSNorm over the last dim (HF LlamaRMSNorm): x * rsqrt(mean(x^2) + eps) * weight.
-
-    tcl: a mean-of-squares reduction and one normalize generic; torch:
-    decomposed as torch-mlir emits it (square, sum, divide, + eps, rsqrt,
-    multiply, * weight).
+    torchvision's ViT EncoderBlock (packed in_proj, exact GELU) or, with
+    causal=True, gelu='gelu_tanh', transposed=False, HF's GPT2Block (Conv1D
+    c_attn / c_proj / c_fc, gelu_new).  The residual stream is never
+    normalized, so the two projections that add into it use the
+    RESIDUAL_BRANCH_GAIN policy of residual convolutions (GPT-2 likewise
+    scales their initialization down with depth).
     """
-    rank = len(x.shape)
-    full, rows, last = identity_dims(rank), identity_dims(rank - 1), (rank - 1,)
+    hidden = x.shape[1]
+    branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
+    q, k, v = f.qkv(b, f.layer_norm(b, x, f'{name}_ln1', eps), f'{name}_attn', fused=True,
+                    transposed=transposed)
+    context = attention(b, f, q, k, v, f'{name}_attn', heads, causal)
+    h = f.dense(b, context, f'{name}_attn_out', hidden, residual=x, gain=branch_gain,
+                transposed=transposed)
+    m = f.dense(b, f.layer_norm(b, h, f'{name}_ln2', eps), f'{name}_mlp_in', mlp, act=gelu,
+                transposed=transposed)
+    return f.dense(b, m, f'{name}_mlp_out', hidden, residual=h, gain=branch_gain,
+                   transposed=transposed)
+
+
+# -- LLaMA --------------------------------------------------------------------
+
+
+def rms_norm(b, f, x, name, eps):
+    """RMSNorm over the last dim (HF LlamaRMSNorm): x * rsqrt(mean(x^2) + eps) * weight,
+    normalized by f.rms_normalize.
+
+    Both flavours hoist the 1/width and eps constants first (the torch
+    flavour divides by width instead and leaves 1/width unused), so their
+    prologues keep one order.
+    """
     width = x.shape[-1]
-    inv_n, eps_cst = b.scalar(1.0 / width), b.scalar(eps)
+    b.scalar(1.0 / width)
+    b.scalar(eps)
     b.comment(f'{name}: rmsnorm {width}')
-    weight = b.weight(f'{name}_w', (width,), 'gamma')
-    if b.flavour == 'torch':
-        mean_square = mean_last_torch(b, binary(b, x, x, full, 'arith.mulf', 'square'), 'meansq')
-        y = binary(b, x, rsqrt_torch(b, mean_square, eps), rows, 'arith.mulf', 'normalized')
-        return binary(b, y, weight, last, 'arith.mulf', 'rmsnorm')
-    mean_square = reduce_last(
-        b, [x], [full], 0.0,
-        lambda b, v, acc: b.sop('arith.addf', acc, b.sop('arith.mulf', b.sop('arith.mulf', v, v),
-                                                        inv_n)), 'meansq')
-
-    def body(b, v, ms, w, out):
-        inv_rms = b.sop('math.rsqrt', b.sop('arith.addf', ms, eps_cst))
-        return b.sop('arith.mulf', b.sop('arith.mulf', v, inv_rms), w)
-
-    return b.elementwise([x, mean_square, weight], [full, rows, last], x.shape, body, 'rmsnorm')
+    return f.rms_normalize(b, x, b.weight(f'{name}_w', (width,), 'gamma'), eps)
 
 
 def rope_tables(seq, head_dim, base):
@@ -1117,19 +1336,18 @@ def rope_tables(seq, head_dim, base):
             [[math.sin(a) for a in row] for row in angles])
 
 
-def rotary(b, x, cos, sin):
+def rotary(b, f, x, cos, sin):
     """x * cos + rotate_half(x) * sin on H x S x D heads (HF apply_rotary_pos_emb).
 
     rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]): two extract_slices, a
-    negate generic and a concat (tensor.concat in the torch flavour,
+    negate generic and f.concat (tensor.concat in the torch flavour,
     insert_slices in the tcl flavour); cos and sin (S x D) broadcast over heads.
     """
     h, s, d = x.shape
     x1 = b.extract_slice(x, (0, 0, 0), (h, s, d // 2))
     x2 = b.extract_slice(x, (0, 0, d // 2), (h, s, d // 2))
     negated = map_elementwise(b, x2, lambda b, v: b.sop('arith.negf', v), 'neg')
-    concat = b.tensor_concat if b.flavour == 'torch' else b.concat
-    rotated = concat([negated, x1], 2)
+    rotated = f.concat(b, [negated, x1], 2)
 
     def body(b, v, r, c, sn, out):
         return b.sop('arith.addf', b.sop('arith.mulf', v, c), b.sop('arith.mulf', r, sn))
@@ -1147,512 +1365,196 @@ def repeat_kv(b, x, groups):
                             [[0, 1], [2], [3]])
 
 
-def projection(b, x, name, n_out, residual=None, gain=KERNEL_GAIN):
-    """Bias-free Linear (LLaMA) (+ residual).  tcl: K x N weight on a fill
-    accumulator, the residual fused into its epilogue; torch: [out, in] weight
-    transposed, matmul from a zero constant, the residual its own add generic."""
-    if b.flavour == 'tcl':
-        return dense(b, x, name, n_out, residual=residual, gain=gain, bias=False)
-    y = linear(b, x, name, n_out, bias=False, gain=gain)
-    return y if residual is None else add(b, residual, y)
-
-
-def swiglu(b, gate, up):
-    """silu(gate) * up: one generic (tcl), a silu and a multiply generic (torch)."""
-    full = identity_dims(2)
-    if b.flavour == 'tcl':
-        return b.elementwise([gate, up], [full, full], gate.shape,
-                             lambda b, g, u, out: b.sop('arith.mulf', silu(b, g), u), 'swiglu')
-    return b.elementwise([activation(b, gate, 'silu'), up], [full, full], gate.shape,
-                         lambda b, g, u, out: b.sop('arith.mulf', g, u), 'mul')
-
-
-def llama_decoder_layer(b, x, name, cfg, cos, sin):
+def llama_decoder_layer(b, f, x, name, cfg, cos, sin):
     """HF LlamaDecoderLayer on S x hidden: h = x + o(attn(rope(q), rope(k), v))
-    on RMSNorm(x), then h + down(silu(gate(n)) * up(n)) with n = RMSNorm(h)."""
+    on RMSNorm(x), then h + down(silu(gate(n)) * up(n)) with n = RMSNorm(h).
+    Its projections are bias-free Linear layers."""
     hidden, heads, kv_heads = cfg['hidden'], cfg['heads'], cfg['kv_heads']
     head_dim, eps = cfg['head_dim'], cfg['eps']
     branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
-    h = rms_norm(b, x, f'{name}_input_norm', eps)
-    q = projection(b, h, f'{name}_q_proj', heads * head_dim)
-    k = projection(b, h, f'{name}_k_proj', kv_heads * head_dim)
-    v = projection(b, h, f'{name}_v_proj', kv_heads * head_dim)
+    h = rms_norm(b, f, x, f'{name}_input_norm', eps)
+    q = f.dense(b, h, f'{name}_q_proj', heads * head_dim, bias=False)
+    k = f.dense(b, h, f'{name}_k_proj', kv_heads * head_dim, bias=False)
+    v = f.dense(b, h, f'{name}_v_proj', kv_heads * head_dim, bias=False)
     b.comment(f'{name}: rotary embedding, attention {heads} query / {kv_heads} key-value heads')
-    q_heads = rotary(b, split_heads(b, q, heads, (1, 0, 2)), cos, sin)          # H x S x D
-    k_heads = rotary(b, split_heads(b, k, kv_heads, (1, 0, 2)), cos, sin)       # KV x S x D
+    q_heads = rotary(b, f, split_heads(b, q, heads, (1, 0, 2)), cos, sin)       # H x S x D
+    k_heads = rotary(b, f, split_heads(b, k, kv_heads, (1, 0, 2)), cos, sin)    # KV x S x D
     groups = heads // kv_heads
     k_heads_t = b.transpose(repeat_kv(b, k_heads, groups), (0, 2, 1))          # H x D x S
     v_heads = repeat_kv(b, split_heads(b, v, kv_heads, (1, 0, 2)), groups)     # H x S x D
-    context = attend(b, q_heads, k_heads_t, v_heads, causal=True)
-    h = projection(b, context, f'{name}_o_proj', hidden, residual=x, gain=branch_gain)
-    n = rms_norm(b, h, f'{name}_post_attention_norm', eps)
-    gated = swiglu(b, projection(b, n, f'{name}_gate_proj', cfg['ffn']),
-                   projection(b, n, f'{name}_up_proj', cfg['ffn']))
-    return projection(b, gated, f'{name}_down_proj', hidden, residual=h, gain=branch_gain)
+    context = attend(b, f, q_heads, k_heads_t, v_heads, causal=True)
+    h = f.dense(b, context, f'{name}_o_proj', hidden, residual=x, gain=branch_gain, bias=False)
+    n = rms_norm(b, f, h, f'{name}_post_attention_norm', eps)
+    gated = f.swiglu(b, f.dense(b, n, f'{name}_gate_proj', cfg['ffn'], bias=False),
+                     f.dense(b, n, f'{name}_up_proj', cfg['ffn'], bias=False))
+    return f.dense(b, gated, f'{name}_down_proj', hidden, residual=h, gain=branch_gain,
+                   bias=False)
 
 
 # ---------------------------------------------------------------------------
-# Blocks
+# Models: build(b, f, layers) emits the network through layer set f
 # ---------------------------------------------------------------------------
 
 
-def bottleneck(b, x, name, width, cout, stride):
-    """ResNet-50 v1.5 bottleneck: 1x1 -> 3x3 (strided) -> 1x1, + projection if needed."""
-    shortcut = x
-    if stride != 1 or x.shape[-1] != cout:
-        shortcut = conv2d(b, x, f'{name}_proj', cout, 1, stride, act=None)
-    y = conv2d(b, x, f'{name}_conv1', width, 1)
-    y = conv2d(b, y, f'{name}_conv2', width, 3, stride)
-    return conv2d(b, y, f'{name}_conv3', cout, 1, act='relu', residual=shortcut,
-                  gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
-
-
-def basic_block(b, x, name, cout, stride):
-    """ResNet-18/34 BasicBlock: 3x3 (strided) -> 3x3, + 1x1 strided projection if needed."""
-    shortcut = x
-    if stride != 1 or x.shape[-1] != cout:
-        shortcut = conv2d(b, x, f'{name}_proj', cout, 1, stride, act=None)
-    y = conv2d(b, x, f'{name}_conv1', cout, 3, stride)
-    return conv2d(b, y, f'{name}_conv2', cout, 3, act='relu', residual=shortcut,
-                  gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
-
-
-def inverted_residual(b, x, name, expansion, cout, stride):
-    """MobileNet-V2 block: [1x1 expand relu6] -> 3x3 depthwise relu6 -> 1x1 linear (+ x)."""
-    cin = x.shape[-1]
-    has_residual = stride == 1 and cin == cout
-    y = x
-    if expansion != 1:
-        y = conv2d(b, y, f'{name}_expand', cin * expansion, 1, act='relu6')
-    y = depthwise_conv2d(b, y, f'{name}_dw', 3, stride)
-    gain = KERNEL_GAIN * (RESIDUAL_BRANCH_GAIN if has_residual else 1.0)
-    return conv2d(b, y, f'{name}_project', cout, 1, act=None,
-                  residual=x if has_residual else None, gain=gain)
-
-
-def classifier(b, x, classes=IMAGENET_CLASSES):
-    """Global average pool + fully connected layer: NHWC -> 1 x classes logits."""
-    return dense(b, global_avg_pool(b, x), 'fc', classes)
-
-
-def split_heads(b, x, heads, permutation):
-    """S x (H*D) -> S x H x D (expand_shape) -> transposed per `permutation`."""
-    s, hidden = x.shape
-    expanded = b.expand_shape(x, [[0], [1, 2]], (s, heads, hidden // heads))
-    return b.transpose(expanded, permutation)
-
-
-def self_attention(b, x, name, heads, causal=False):
-    """Multi-head self-attention up to (not including) the output projection.
-
-    causal=True (decoders) masks each query's future keys before the softmax.
-    """
-    s, hidden = x.shape
-    q = dense(b, x, f'{name}_query', hidden)
-    k = dense(b, x, f'{name}_key', hidden)
-    v = dense(b, x, f'{name}_value', hidden)
-    b.comment(f'{name}: attention, {heads} heads')
-    q_heads = split_heads(b, q, heads, (1, 0, 2))    # H x S x D
-    k_heads_t = split_heads(b, k, heads, (1, 2, 0))  # H x D x S
-    v_heads = split_heads(b, v, heads, (1, 0, 2))    # H x S x D
-    scores = batch_matmul(b, q_heads, k_heads_t)     # H x S x S
-    if causal:
-        scores = causal_mask(b, scores)
-    probs = softmax(b, scores, scale=1.0 / math.sqrt(hidden // heads))
-    context = batch_matmul(b, probs, v_heads)        # H x S x D
-    merged = b.transpose(context, (1, 0, 2))         # S x H x D
-    return b.collapse_shape(merged, [[0], [1, 2]])
-
-
-def encoder_layer(b, x, name, heads, ffn):
-    """BERT post-LN encoder layer: LN(x + attn(x) Wo), then LN(h + FFN(h))."""
-    hidden = x.shape[1]
-    attention = self_attention(b, x, f'{name}_attn', heads)
-    h = dense(b, attention, f'{name}_attn_out', hidden, residual=x)
-    h = layer_norm(b, h, f'{name}_ln1')
-    f = dense(b, h, f'{name}_ffn_in', ffn, act='gelu')
-    f = dense(b, f, f'{name}_ffn_out', hidden, residual=h)
-    return layer_norm(b, f, f'{name}_ln2')
-
-
-def pre_ln_encoder_layer(b, x, name, heads, mlp, eps=LAYER_NORM_EPS, causal=False):
-    """Pre-LN transformer layer (ViT, GPT-2): h = x + attn(LN(x)) Wo, h + MLP(LN(h)).
-
-    The residual stream is never normalized, so the two projections that add
-    into it use the RESIDUAL_BRANCH_GAIN policy of residual convolutions (GPT-2
-    likewise scales their initialization down with depth).
-    """
-    hidden = x.shape[1]
-    branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
-    attention = self_attention(b, layer_norm(b, x, f'{name}_ln1', eps), f'{name}_attn', heads,
-                               causal)
-    h = dense(b, attention, f'{name}_attn_out', hidden, residual=x, gain=branch_gain)
-    f = dense(b, layer_norm(b, h, f'{name}_ln2', eps), f'{name}_mlp_in', mlp, act='gelu')
-    return dense(b, f, f'{name}_mlp_out', hidden, residual=h, gain=branch_gain)
-
-
-# ---------------------------------------------------------------------------
-# Blocks of the torch flavour (torchvision / HF module structure)
-# ---------------------------------------------------------------------------
-
-
-def bottleneck_torch(b, x, name, width, cout, stride):
-    """torchvision Bottleneck (v1.5): conv-bn-relu, 3x3 conv-bn-relu, conv-bn,
-    + the (downsampled) identity, relu; torchvision's program order."""
-    y = conv_bn(b, x, f'{name}_conv1', width, 1)
-    y = conv_bn(b, y, f'{name}_conv2', width, 3, stride)
-    y = conv_bn(b, y, f'{name}_conv3', cout, 1, act=None,
-                gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
-    if stride != 1 or x.shape[1] != cout:
-        x = conv_bn(b, x, f'{name}_proj', cout, 1, stride, act=None)
-    return activation(b, add(b, y, x), 'relu')
-
-
-def basic_block_torch(b, x, name, cout, stride):
-    """torchvision BasicBlock: 3x3 conv-bn-relu, 3x3 conv-bn, + identity, relu."""
-    y = conv_bn(b, x, f'{name}_conv1', cout, 3, stride)
-    y = conv_bn(b, y, f'{name}_conv2', cout, 3, act=None,
-                gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
-    if stride != 1 or x.shape[1] != cout:
-        x = conv_bn(b, x, f'{name}_proj', cout, 1, stride, act=None)
-    return activation(b, add(b, y, x), 'relu')
-
-
-def inverted_residual_torch(b, x, name, expansion, cout, stride):
-    """torchvision InvertedResidual: [1x1 conv-bn-relu6] -> 3x3 depthwise
-    conv-bn-relu6 -> 1x1 conv-bn (+ x)."""
-    cin = x.shape[1]
-    has_residual = stride == 1 and cin == cout
-    y = x
-    if expansion != 1:
-        y = conv_bn(b, y, f'{name}_expand', cin * expansion, 1, act='relu6')
-    y = conv_bn(b, y, f'{name}_dw', None, 3, stride, act='relu6', depthwise=True)
-    gain = KERNEL_GAIN * (RESIDUAL_BRANCH_GAIN if has_residual else 1.0)
-    y = conv_bn(b, y, f'{name}_project', cout, 1, act=None, gain=gain)
-    return add(b, x, y) if has_residual else y
-
-
-def classifier_torch(b, x, classes=IMAGENET_CLASSES):
-    """avgpool + flatten + fc (Linear with bias): NCHW -> 1 x classes logits."""
-    return linear(b, avg_pool_flatten(b, x), 'fc', classes)
-
-
-def bert_layer_torch(b, x, name, heads, ffn):
-    """HF BertLayer: LN(x + attn(x) Wo), then LN(h + FFN(h)), exact GELU."""
-    hidden = x.shape[1]
-    q, k, v = (linear(b, x, f'{name}_attn_{p}', hidden) for p in ('query', 'key', 'value'))
-    attention = attention_torch(b, q, k, v, f'{name}_attn', heads)
-    h = add(b, linear(b, attention, f'{name}_attn_out', hidden), x)
-    h = layer_norm_torch(b, h, f'{name}_ln1')
-    f = activation(b, linear(b, h, f'{name}_ffn_in', ffn), 'gelu')
-    f = add(b, linear(b, f, f'{name}_ffn_out', hidden), h)
-    return layer_norm_torch(b, f, f'{name}_ln2')
-
-
-def pre_ln_layer_torch(b, x, name, heads, mlp, eps, causal=False, gelu='gelu',
-                       transposed=True):
-    """Pre-LN layer: torchvision's ViT EncoderBlock (packed in_proj, exact GELU)
-    or, with causal=True, gelu='gelu_tanh', transposed=False, HF's GPT2Block
-    (Conv1D c_attn / c_proj / c_fc, gelu_new).  Residual-branch gains as in
-    pre_ln_encoder_layer."""
-    hidden = x.shape[1]
-    branch_gain = KERNEL_GAIN * RESIDUAL_BRANCH_GAIN
-    q, k, v = fused_qkv(b, layer_norm_torch(b, x, f'{name}_ln1', eps), f'{name}_attn_qkv',
-                        transposed)
-    attention = attention_torch(b, q, k, v, f'{name}_attn', heads, causal)
-    h = add(b, x, linear(b, attention, f'{name}_attn_out', hidden, gain=branch_gain,
-                         transposed=transposed))
-    f = linear(b, layer_norm_torch(b, h, f'{name}_ln2', eps), f'{name}_mlp_in', mlp,
-               transposed=transposed)
-    f = linear(b, activation(b, f, gelu), f'{name}_mlp_out', hidden, gain=branch_gain,
-               transposed=transposed)
-    return add(b, h, f)
-
-
-# ---------------------------------------------------------------------------
-# Models
-# ---------------------------------------------------------------------------
-
-
-def build_resnet50(b, layers=None):
-    x = b.argument('input', IMAGENET_INPUT)
-    y = conv2d(b, x, 'stem', RESNET50_STEM_CHANNELS, 7, 2)
-    y = max_pool(b, y)
+def build_resnet50(b, f, layers=None):
+    x = b.argument('input', f.image(IMAGENET_INPUT))
+    y = f.max_pool(b, f.conv(b, x, 'stem', RESNET50_STEM_CHANNELS, 7, 2))
     for stage, (blocks, width, cout, stride) in enumerate(RESNET50_STAGES, 1):
         for block in range(blocks):
-            y = bottleneck(b, y, f's{stage}b{block}', width, cout, stride if block == 0 else 1)
-    return classifier(b, y)
+            y = bottleneck(b, f, y, f's{stage}b{block}', width, cout, stride if block == 0 else 1)
+    return classifier(b, f, y)
 
 
-def build_resnet50_block(b, layers=None):
-    x = b.argument('input', RESNET50_BLOCK_INPUT)
+def build_resnet50_block(b, f, layers=None):
+    x = b.argument('input', f.image(RESNET50_BLOCK_INPUT))
     _, width, cout, stride = RESNET50_STAGES[0]
-    return bottleneck(b, x, 's1b0', width, cout, stride)
+    return bottleneck(b, f, x, 's1b0', width, cout, stride)
 
 
-def build_mobilenet_v2(b, layers=None):
-    x = b.argument('input', IMAGENET_INPUT)
-    y = conv2d(b, x, 'stem', MOBILENET_V2_STEM_CHANNELS, 3, 2, act='relu6')
+def build_mobilenet_v2(b, f, layers=None):
+    x = b.argument('input', f.image(IMAGENET_INPUT))
+    y = f.conv(b, x, 'stem', MOBILENET_V2_STEM_CHANNELS, 3, 2, act='relu6')
     index = 0
     for expansion, cout, repeats, stride in MOBILENET_V2_BLOCKS:
         for r in range(repeats):
-            y = inverted_residual(b, y, f'b{index}', expansion, cout, stride if r == 0 else 1)
+            y = inverted_residual(b, f, y, f'b{index}', expansion, cout, stride if r == 0 else 1)
             index += 1
-    y = conv2d(b, y, 'head', MOBILENET_V2_HEAD_CHANNELS, 1, act='relu6')
-    return classifier(b, y)
+    y = f.conv(b, y, 'head', MOBILENET_V2_HEAD_CHANNELS, 1, act='relu6')
+    return classifier(b, f, y)
 
 
-def build_bert_base(b, layers=None):
+def build_bert_base(b, f, layers=None):
     cfg = BERT_BASE
     layers = cfg['layers'] if layers is None else layers
     x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
     y = b.collapse_shape(x, [[0, 1], [2]])
     for layer in range(layers):
-        y = encoder_layer(b, y, f'l{layer}', cfg['heads'], cfg['ffn'])
+        y = encoder_layer(b, f, y, f'l{layer}', cfg['heads'], cfg['ffn'])
     return b.expand_shape(y, [[0, 1], [2]], x.shape)
 
 
-def build_mlp(b, layers=None):
+def build_mlp(b, f, layers=None):
     y = b.argument('input', MLP_INPUT)
     for layer, width in enumerate(MLP_WIDTHS):
-        y = dense(b, y, f'fc{layer}', width, act='relu')
+        y = f.dense(b, y, f'fc{layer}', width, act='relu')
     return y
 
 
-def build_resnet18(b, layers=None):
-    x = b.argument('input', IMAGENET_INPUT)
-    y = conv2d(b, x, 'stem', RESNET18_STEM_CHANNELS, 7, 2)
-    y = max_pool(b, y)
+def build_resnet18(b, f, layers=None):
+    x = b.argument('input', f.image(IMAGENET_INPUT))
+    y = f.max_pool(b, f.conv(b, x, 'stem', RESNET18_STEM_CHANNELS, 7, 2))
     for stage, (blocks, cout, stride) in enumerate(RESNET18_STAGES, 1):
         for block in range(blocks):
-            y = basic_block(b, y, f's{stage}b{block}', cout, stride if block == 0 else 1)
-    return classifier(b, y)
+            y = basic_block(b, f, y, f's{stage}b{block}', cout, stride if block == 0 else 1)
+    return classifier(b, f, y)
 
 
-def build_vgg16(b, layers=None):
-    y = b.argument('input', IMAGENET_INPUT)
+def build_vgg16(b, f, layers=None):
+    """torchvision vgg16: no batch norm, so its convs have bias=True."""
+    y = b.argument('input', f.image(IMAGENET_INPUT))
     block, conv = 1, 1    # conv{block}_{conv}, as in the paper
     for item in VGG16_FEATURES:
         if item == 'M':
-            y = max_pool(b, y, 2, 2, pad=0)
+            y = f.max_pool(b, y, 2, 2, pad=0)
             block, conv = block + 1, 1
         else:
-            y = conv2d(b, y, f'conv{block}_{conv}', item, 3)
+            y = f.conv(b, y, f'conv{block}_{conv}', item, 3, bias=True)
             conv += 1
-    # NHWC flatten (torchvision flattens NCHW; with a matching weight layout
-    # the classifier computes the same function).
+    # Flattened in the flavour's layout (the tcl flavour's NHWC flatten with a
+    # matching weight layout computes torchvision's NCHW one).
     y = b.collapse_shape(y, [[0], [1, 2, 3]])
     for index, width in enumerate(VGG16_CLASSIFIER):
-        y = dense(b, y, f'fc{index}', width, act='relu')
-    return dense(b, y, f'fc{len(VGG16_CLASSIFIER)}', IMAGENET_CLASSES)
+        y = f.dense(b, y, f'fc{index}', width, act='relu')
+    return f.dense(b, y, f'fc{len(VGG16_CLASSIFIER)}', IMAGENET_CLASSES)
 
 
-def build_vit_b16(b, layers=None):
+def build_vit_b16(b, f, layers=None):
     cfg = VIT_B16
     layers = cfg['layers'] if layers is None else layers
     hidden, patch = cfg['hidden'], cfg['patch']
-    x = b.argument('input', (1, cfg['image'], cfg['image'], 3))
-    patches = conv2d(b, x, 'patch_embed', hidden, patch, patch, act=None, pad=0)
-    tokens = b.collapse_shape(patches, [[0, 1, 2], [3]])          # 196 x hidden
+    x = b.argument('input', f.image((1, cfg['image'], cfg['image'], 3)))
+    patches = f.conv(b, x, 'patch_embed', hidden, patch, patch, act=None, pad=0, bias=True)
+    tokens = f.tokens(b, patches)                                 # 196 x hidden
     b.comment('class token + position embeddings')
     cls = b.weight('cls_token', (1, hidden), 'embedding')
-    y = b.concat([cls, tokens], 0)                                # 197 x hidden
-    positions = b.weight('pos_embed', y.shape, 'embedding')
-    y = b.elementwise([y, positions], [(0, 1), (0, 1)], y.shape,
-                      lambda b, v, p, out: b.sop('arith.addf', v, p), 'embedded')
+    y = f.concat(b, [cls, tokens], 0)                             # 197 x hidden
+    y = add(b, y, b.weight('pos_embed', y.shape, 'embedding'), 'embedded')
     for layer in range(layers):
-        y = pre_ln_encoder_layer(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'])
-    y = layer_norm(b, y, 'ln_final', cfg['eps'])
-    return dense(b, b.extract_slice(y, (0, 0), (1, hidden)), 'head', IMAGENET_CLASSES)
+        y = pre_ln_layer(b, f, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'])
+    y = f.layer_norm(b, y, 'ln_final', cfg['eps'])
+    return f.dense(b, b.extract_slice(y, (0, 0), (1, hidden)), 'head', IMAGENET_CLASSES)
 
 
-def build_gpt2(b, layers=None):
+def build_gpt2(b, f, layers=None):
     cfg = GPT2
     layers = cfg['layers'] if layers is None else layers
     x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
     y = b.collapse_shape(x, [[0, 1], [2]])
     for layer in range(layers):
-        y = pre_ln_encoder_layer(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'],
-                                 causal=True)
-    y = layer_norm(b, y, 'ln_f', cfg['eps'])
+        y = pre_ln_layer(b, f, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'],
+                         causal=True, gelu='gelu_tanh', transposed=False)
+    y = f.layer_norm(b, y, 'ln_f', cfg['eps'])
     return b.expand_shape(y, [[0, 1], [2]], x.shape)
 
 
-def build_llama_layer(b, layers=None, cfg=LLAMA_LAYER):
+def build_llama_layer(b, f, layers=None, cfg=LLAMA_LAYER):
     x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
     y = b.collapse_shape(x, [[0, 1], [2]])
     b.comment(f'rotary tables, base {cfg["rope_base"]:g}')
     cos, sin = (b.table(f'rope_{kind}', table) for kind, table in
                 zip(('cos', 'sin'), rope_tables(cfg['seq'], cfg['head_dim'], cfg['rope_base'])))
-    y = llama_decoder_layer(b, y, 'l0', cfg, cos, sin)
-    return b.expand_shape(y, [[0, 1], [2]], x.shape)
-
-
-# -- the torch flavour --------------------------------------------------------
-
-
-def build_resnet50_torch(b, layers=None):
-    x = b.argument('input', IMAGENET_INPUT_NCHW)
-    y = max_pool_nchw(b, conv_bn(b, x, 'stem', RESNET50_STEM_CHANNELS, 7, 2))
-    for stage, (blocks, width, cout, stride) in enumerate(RESNET50_STAGES, 1):
-        for block in range(blocks):
-            y = bottleneck_torch(b, y, f's{stage}b{block}', width, cout,
-                                 stride if block == 0 else 1)
-    return classifier_torch(b, y)
-
-
-def build_resnet50_block_torch(b, layers=None):
-    x = b.argument('input', RESNET50_BLOCK_INPUT_NCHW)
-    _, width, cout, stride = RESNET50_STAGES[0]
-    return bottleneck_torch(b, x, 's1b0', width, cout, stride)
-
-
-def build_mobilenet_v2_torch(b, layers=None):
-    x = b.argument('input', IMAGENET_INPUT_NCHW)
-    y = conv_bn(b, x, 'stem', MOBILENET_V2_STEM_CHANNELS, 3, 2, act='relu6')
-    index = 0
-    for expansion, cout, repeats, stride in MOBILENET_V2_BLOCKS:
-        for r in range(repeats):
-            y = inverted_residual_torch(b, y, f'b{index}', expansion, cout,
-                                        stride if r == 0 else 1)
-            index += 1
-    y = conv_bn(b, y, 'head', MOBILENET_V2_HEAD_CHANNELS, 1, act='relu6')
-    return classifier_torch(b, y)
-
-
-def build_bert_base_torch(b, layers=None):
-    cfg = BERT_BASE
-    layers = cfg['layers'] if layers is None else layers
-    x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
-    y = b.collapse_shape(x, [[0, 1], [2]])
-    for layer in range(layers):
-        y = bert_layer_torch(b, y, f'l{layer}', cfg['heads'], cfg['ffn'])
-    return b.expand_shape(y, [[0, 1], [2]], x.shape)
-
-
-def build_mlp_torch(b, layers=None):
-    y = b.argument('input', MLP_INPUT)
-    for layer, width in enumerate(MLP_WIDTHS):
-        y = activation(b, linear(b, y, f'fc{layer}', width), 'relu')
-    return y
-
-
-def build_resnet18_torch(b, layers=None):
-    x = b.argument('input', IMAGENET_INPUT_NCHW)
-    y = max_pool_nchw(b, conv_bn(b, x, 'stem', RESNET18_STEM_CHANNELS, 7, 2))
-    for stage, (blocks, cout, stride) in enumerate(RESNET18_STAGES, 1):
-        for block in range(blocks):
-            y = basic_block_torch(b, y, f's{stage}b{block}', cout, stride if block == 0 else 1)
-    return classifier_torch(b, y)
-
-
-def build_vgg16_torch(b, layers=None):
-    """torchvision vgg16 (no batch norm): convs with bias=True, so each conv's
-    init is its broadcast bias; NCHW flatten into the classifier."""
-    y = b.argument('input', IMAGENET_INPUT_NCHW)
-    block, conv = 1, 1
-    for item in VGG16_FEATURES:
-        if item == 'M':
-            y = max_pool_nchw(b, y, 2, 2, pad=0)
-            block, conv = block + 1, 1
-        else:
-            y = activation(b, conv2d_nchw(b, y, f'conv{block}_{conv}', item, 3, bias=True),
-                           'relu')
-            conv += 1
-    y = b.collapse_shape(y, [[0], [1, 2, 3]])
-    for index, width in enumerate(VGG16_CLASSIFIER):
-        y = activation(b, linear(b, y, f'fc{index}', width), 'relu')
-    return linear(b, y, f'fc{len(VGG16_CLASSIFIER)}', IMAGENET_CLASSES)
-
-
-def build_vit_b16_torch(b, layers=None):
-    cfg = VIT_B16
-    layers = cfg['layers'] if layers is None else layers
-    hidden, patch = cfg['hidden'], cfg['patch']
-    x = b.argument('input', (1, 3, cfg['image'], cfg['image']))
-    patches = conv2d_nchw(b, x, 'patch_embed', hidden, patch, patch, pad=0, bias=True)
-    tokens = b.transpose(b.collapse_shape(patches, [[0, 1], [2, 3]]), (1, 0))   # 196 x hidden
-    b.comment('class token + position embeddings')
-    cls = b.weight('cls_token', (1, hidden), 'embedding')
-    y = b.tensor_concat([cls, tokens], 0)                                        # 197 x hidden
-    y = add(b, y, b.weight('pos_embed', y.shape, 'embedding'), 'embedded')
-    for layer in range(layers):
-        y = pre_ln_layer_torch(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'])
-    y = layer_norm_torch(b, y, 'ln_final', cfg['eps'])
-    return linear(b, b.extract_slice(y, (0, 0), (1, hidden)), 'head', IMAGENET_CLASSES)
-
-
-def build_gpt2_torch(b, layers=None):
-    cfg = GPT2
-    layers = cfg['layers'] if layers is None else layers
-    x = b.argument('input', (1, cfg['seq'], cfg['hidden']))
-    y = b.collapse_shape(x, [[0, 1], [2]])
-    for layer in range(layers):
-        y = pre_ln_layer_torch(b, y, f'l{layer}', cfg['heads'], cfg['mlp'], cfg['eps'],
-                               causal=True, gelu='gelu_tanh', transposed=False)
-    y = layer_norm_torch(b, y, 'ln_f', cfg['eps'])
+    y = llama_decoder_layer(b, f, y, 'l0', cfg, cos, sin)
     return b.expand_shape(y, [[0, 1], [2]], x.shape)
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    build: Callable                 # the tcl flavour (None: the model has none)
-    description: str
+    build: Callable        # build(b, f, layers) -> the result Value
+    descriptions: dict     # flavour -> one line; the model has exactly these flavours
     uses_layers: bool = False
-    build_torch: Callable = None    # the torch flavour (None: the model has none)
-    torch_description: str = ''
-
-    def builder(self, flavour):
-        return {'tcl': self.build, 'torch': self.build_torch}[flavour]
 
     def describe(self, flavour):
-        return self.description if flavour == 'tcl' else self.torch_description
+        return self.descriptions[flavour]
 
 
 MODELS = {
-    'resnet50': ModelSpec(build_resnet50, 'ResNet-50 v1.5, NHWC 1x224x224x3 -> 1x1000',
-                          build_torch=build_resnet50_torch,
-                          torch_description='torchvision resnet50, NCHW 1x3x224x224 -> 1x1000'),
-    'resnet50_block': ModelSpec(build_resnet50_block,
-                                'one ResNet-50 bottleneck block, 1x56x56x64 -> 1x56x56x256',
-                                build_torch=build_resnet50_block_torch,
-                                torch_description='one torchvision resnet50 Bottleneck, '
-                                                  'NCHW 1x64x56x56 -> 1x256x56x56'),
-    'mobilenet_v2': ModelSpec(build_mobilenet_v2, 'MobileNet-V2, NHWC 1x224x224x3 -> 1x1000',
-                              build_torch=build_mobilenet_v2_torch,
-                              torch_description='torchvision mobilenet_v2, '
-                                                'NCHW 1x3x224x224 -> 1x1000'),
-    'bert_base': ModelSpec(build_bert_base, 'BERT-base encoder, 1x128x768 -> 1x128x768',
-                           uses_layers=True, build_torch=build_bert_base_torch,
-                           torch_description='HF BERT-base encoder, 1x128x768 -> 1x128x768'),
-    'mlp': ModelSpec(build_mlp, '3 x (256x1024 * 1024x1024 + bias + relu)',
-                     build_torch=build_mlp_torch,
-                     torch_description='3 x (nn.Linear(1024, 1024) + relu), 256x1024 -> 256x1024'),
-    'resnet18': ModelSpec(build_resnet18, 'ResNet-18, NHWC 1x224x224x3 -> 1x1000',
-                          build_torch=build_resnet18_torch,
-                          torch_description='torchvision resnet18, NCHW 1x3x224x224 -> 1x1000'),
-    'vgg16': ModelSpec(build_vgg16, 'VGG-16 (configuration D), NHWC 1x224x224x3 -> 1x1000',
-                       build_torch=build_vgg16_torch,
-                       torch_description='torchvision vgg16, NCHW 1x3x224x224 -> 1x1000'),
-    'vit_b16': ModelSpec(build_vit_b16, 'ViT-B/16 encoder + head, NHWC 1x224x224x3 -> 1x1000',
-                         uses_layers=True, build_torch=build_vit_b16_torch,
-                         torch_description='torchvision vit_b_16, NCHW 1x3x224x224 -> 1x1000'),
-    'gpt2': ModelSpec(build_gpt2, 'GPT-2 small decoder stack (causal), 1x256x768 -> 1x256x768',
-                      uses_layers=True, build_torch=build_gpt2_torch,
-                      torch_description='HF GPT-2 small decoder stack (causal), '
-                                        '1x256x768 -> 1x256x768'),
-    'llama_layer': ModelSpec(build_llama_layer,
-                             'one LLaMA decoder layer (TinyLlama-1.1B sizes), '
-                             '1x128x2048 -> 1x128x2048',
-                             build_torch=build_llama_layer,
-                             torch_description='one HF LlamaDecoderLayer (TinyLlama-1.1B '
-                                               'sizes), 1x128x2048 -> 1x128x2048'),
+    'resnet50': ModelSpec(build_resnet50, {
+        'tcl': 'ResNet-50 v1.5, NHWC 1x224x224x3 -> 1x1000',
+        'torch': 'torchvision resnet50, NCHW 1x3x224x224 -> 1x1000'}),
+    'resnet50_block': ModelSpec(build_resnet50_block, {
+        'tcl': 'one ResNet-50 bottleneck block, 1x56x56x64 -> 1x56x56x256',
+        'torch': 'one torchvision resnet50 Bottleneck, NCHW 1x64x56x56 -> 1x256x56x56'}),
+    'mobilenet_v2': ModelSpec(build_mobilenet_v2, {
+        'tcl': 'MobileNet-V2, NHWC 1x224x224x3 -> 1x1000',
+        'torch': 'torchvision mobilenet_v2, NCHW 1x3x224x224 -> 1x1000'}),
+    'bert_base': ModelSpec(build_bert_base, {
+        'tcl': 'BERT-base encoder, 1x128x768 -> 1x128x768',
+        'torch': 'HF BERT-base encoder, 1x128x768 -> 1x128x768'}, uses_layers=True),
+    'mlp': ModelSpec(build_mlp, {
+        'tcl': '3 x (256x1024 * 1024x1024 + bias + relu)',
+        'torch': '3 x (nn.Linear(1024, 1024) + relu), 256x1024 -> 256x1024'}),
+    'resnet18': ModelSpec(build_resnet18, {
+        'tcl': 'ResNet-18, NHWC 1x224x224x3 -> 1x1000',
+        'torch': 'torchvision resnet18, NCHW 1x3x224x224 -> 1x1000'}),
+    'vgg16': ModelSpec(build_vgg16, {
+        'tcl': 'VGG-16 (configuration D), NHWC 1x224x224x3 -> 1x1000',
+        'torch': 'torchvision vgg16, NCHW 1x3x224x224 -> 1x1000'}),
+    'vit_b16': ModelSpec(build_vit_b16, {
+        'tcl': 'ViT-B/16 encoder + head, NHWC 1x224x224x3 -> 1x1000',
+        'torch': 'torchvision vit_b_16, NCHW 1x3x224x224 -> 1x1000'}, uses_layers=True),
+    'gpt2': ModelSpec(build_gpt2, {
+        'tcl': 'GPT-2 small decoder stack (causal), 1x256x768 -> 1x256x768',
+        'torch': 'HF GPT-2 small decoder stack (causal), 1x256x768 -> 1x256x768'},
+        uses_layers=True),
+    'llama_layer': ModelSpec(build_llama_layer, {
+        'tcl': 'one LLaMA decoder layer (TinyLlama-1.1B sizes), 1x128x2048 -> 1x128x2048',
+        'torch': 'one HF LlamaDecoderLayer (TinyLlama-1.1B sizes), 1x128x2048 -> 1x128x2048'}),
 }
 
 
 def models_for(flavour):
     """The names of the models that have the given flavour, in MODELS order."""
-    return [name for name, spec in MODELS.items() if spec.builder(flavour) is not None]
+    return [name for name, spec in MODELS.items() if flavour in spec.descriptions]
 
 
 def generate(name, weights='splat', layers=None, flavour='tcl'):
@@ -1664,12 +1566,11 @@ def generate(name, weights='splat', layers=None, flavour='tcl'):
     if layers is not None and layers < 1:
         raise ValueError('layers must be >= 1')
     spec = MODELS[name]
-    build = spec.builder(flavour)
-    if build is None:
+    if flavour not in spec.descriptions:
         raise ValueError(f'model {name!r} has no {flavour} flavour; '
                          f'the {flavour} flavour has: {", ".join(models_for(flavour))}')
-    b = IRBuilder(weights, flavour)
-    result = build(b, layers)
+    b = IRBuilder(weights)
+    result = spec.build(b, LAYER_SETS[flavour], layers)
     option = '' if flavour == 'tcl' else f' --flavour {flavour}'
     header = (f'{name}: {spec.describe(flavour)}\n'
               f'Generated by python/tcl/zoo.py{option} --weights {weights}')
