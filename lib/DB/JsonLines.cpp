@@ -15,10 +15,6 @@
 using namespace tcl;
 namespace json = llvm::json;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 static json::Value optionalNumber(std::optional<double> value) {
   if (!value)
     return nullptr;
@@ -151,7 +147,8 @@ public:
   llvm::Error check() const {
     if (firstMissing.empty())
       return llvm::Error::success();
-    return makeError("missing or mistyped field '" + firstMissing + "'");
+    return llvm::createStringError("missing or mistyped field '" +
+                                   firstMissing + "'");
   }
 
 private:
@@ -175,7 +172,7 @@ llvm::Error TuningDatabase::importJsonLines(llvm::StringRef text,
       return parsed.takeError();
     const json::Object *object = parsed->getAsObject();
     if (!object)
-      return makeError("expected a JSON object");
+      return llvm::createStringError("expected a JSON object");
     FieldReader fields(*object);
     std::string type = fields.text("type");
     if (type == "task") {
@@ -245,8 +242,9 @@ llvm::Error TuningDatabase::importJsonLines(llvm::StringRef text,
     }
     if (llvm::Error error = fields.check())
       return error;
-    return makeError("unknown object type '" + type +
-                     "' (expected task, target, record or baseline)");
+    return llvm::createStringError(
+        "unknown object type '" + type +
+        "' (expected task, target, record or baseline)");
   };
   // One transaction: an import that fails half-way adds nothing.
   return sqlite::transaction(*db, [&]() -> llvm::Error {
@@ -258,8 +256,9 @@ llvm::Error TuningDatabase::importJsonLines(llvm::StringRef text,
       if (line.trim().empty())
         continue;
       if (llvm::Error error = importLine(line))
-        return makeError(sourceName + ":" + llvm::Twine(lineNumber) + ": " +
-                         llvm::toString(std::move(error)));
+        return llvm::createStringError(sourceName + ":" +
+                                       llvm::Twine(lineNumber) + ": " +
+                                       llvm::toString(std::move(error)));
     }
     return llvm::Error::success();
   });

@@ -16,10 +16,6 @@ static constexpr llvm::StringLiteral schemaSql =
 #include "Schema.sql.inc"
     ;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 std::string tcl::makeUid() {
   static std::random_device device;
   static std::mt19937_64 generator((uint64_t(device()) << 32) ^ device() ^
@@ -35,8 +31,9 @@ TuningDatabase::open(llvm::StringRef path, bool create) {
   std::unique_ptr<TuningDatabase> database(
       new TuningDatabase(std::move(*connection)));
   if (llvm::Error error = database->createSchema())
-    return llvm::joinErrors(makeError(path + ": not a tcl tuning database"),
-                            std::move(error));
+    return llvm::joinErrors(
+        llvm::createStringError(path + ": not a tcl tuning database"),
+        std::move(error));
   return std::move(database);
 }
 
@@ -64,8 +61,9 @@ llvm::Error TuningDatabase::createSchema() {
   if (!row)
     return row.takeError();
   if (!*row || version->text(0) != schemaVersion)
-    return makeError("schema version " + (*row ? version->text(0) : "none") +
-                     ", expected " + schemaVersion);
+    return llvm::createStringError("schema version " +
+                                   (*row ? version->text(0) : "none") +
+                                   ", expected " + schemaVersion);
   return llvm::Error::success();
 }
 
@@ -95,7 +93,7 @@ requireInteger(sqlite::Connection &db, llvm::StringRef sql,
   if (!value)
     return value.takeError();
   if (!*value)
-    return makeError("unknown " + what);
+    return llvm::createStringError("unknown " + what);
   return **value;
 }
 

@@ -13,10 +13,6 @@
 using namespace mlir;
 using namespace tcl;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 llvm::Expected<std::unique_ptr<TaskFeaturizer>>
 TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
                        llvm::StringRef key, const CpuTarget &target,
@@ -30,10 +26,12 @@ TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(payload, ParserConfig(&context), key);
   if (!module)
-    return makeError("task " + key + ": the payload does not parse" + diagnostics);
+    return llvm::createStringError(
+        "task " + key + ": the payload does not parse" + diagnostics);
   FailureOr<OwningOpRef<ModuleOp>> script = buildCpuSpace(*module, target);
   if (failed(script))
-    return makeError("task " + key + ": cannot build its space" + diagnostics);
+    return llvm::createStringError("task " + key + ": cannot build its space" +
+                                   diagnostics);
   TaskSet tasks = annotateTasks(*module);
   const Task *task = nullptr;
   for (const Task &candidate : tasks.tasks)
@@ -48,17 +46,19 @@ TaskFeaturizer::create(MLIRContext &context, llvm::StringRef payload,
   auto sequence = (*script)->lookupSymbol<transform::NamedSequenceOp>(
       ("tcl_" + key).str());
   if (!task || !anchor || !sequence)
-    return makeError("task " + key + ": the payload does not contain it");
+    return llvm::createStringError("task " + key +
+                                   ": the payload does not contain it");
   // The whole script's knobs are the template's: it is the only sequence
   // with knobs.
   FailureOr<Space> space = Space::fromScript(**script);
   if (failed(space))
-    return makeError("task " + key + ": cannot read its space" + diagnostics);
+    return llvm::createStringError("task " + key + ": cannot read its space" +
+                                   diagnostics);
   FailureOr<ScheduleFeaturizer> featurizer = ScheduleFeaturizer::create(
       anchor, *task, sequence, *space, HardwareDescription::forCpu(target, machineCpu));
   if (failed(featurizer))
-    return makeError("task " + key + ": cannot featurize its template" +
-                     diagnostics);
+    return llvm::createStringError(
+        "task " + key + ": cannot featurize its template" + diagnostics);
   return std::unique_ptr<TaskFeaturizer>(
       new TaskFeaturizer(&context, std::move(module), std::move(*script),
                          std::move(*space), std::move(*featurizer)));
@@ -77,7 +77,7 @@ llvm::Error TaskFeaturizer::featurize(llvm::StringRef assignment,
   FailureOr<Assignment> parsed = taskSpace.parseAssignment(
       items, std::nullopt, [&]() { return emitError(UnknownLoc::get(context)); });
   if (failed(parsed))
-    return makeError("schedule '" + assignment + "': " + problem);
+    return llvm::createStringError("schedule '" + assignment + "': " + problem);
   scheduleFeaturizer.featurize(*parsed, sequence);
   return llvm::Error::success();
 }

@@ -43,10 +43,6 @@ struct Pair {
   size_t task, target;
 };
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Every task of every model, outlined once per key, in first-seen order.
 llvm::Expected<std::vector<CollectedTask>>
 loadTasks(const CollectionOptions &options, MLIRContext &context,
@@ -58,7 +54,7 @@ loadTasks(const CollectionOptions &options, MLIRContext &context,
     OwningOpRef<ModuleOp> model = parseSourceFile<ModuleOp>(path, sourceMgr,
                                                             &context);
     if (!model)
-      return makeError("cannot read model '" + path + "'");
+      return llvm::createStringError("cannot read model '" + path + "'");
     std::string network = llvm::sys::path::stem(path).str();
     size_t unoutlinable = list.notOutlined().size();
     unsigned skipped = list.add(*model, network, options.minTaskFlops);
@@ -93,7 +89,7 @@ loadStoredTasks(TuningDatabase &db, llvm::ArrayRef<std::string> keys) {
   for (const std::string &key : keys) {
     auto found = byKey.find(key);
     if (found == byKey.end())
-      return makeError("no task '" + key + "' in the database");
+      return llvm::createStringError("no task '" + key + "' in the database");
     add(*found->second);
   }
   return tasks;
@@ -182,15 +178,18 @@ private:
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
     prepared.payload = parseSourceFile<ModuleOp>(sourceMgr, context.get());
     if (!prepared.payload)
-      return makeError("task " + task.key + ": the payload does not parse");
+      return llvm::createStringError("task " + task.key +
+                                     ": the payload does not parse");
     OwningOpRef<ModuleOp> annotated = prepared.payload->clone();
     auto script = buildCpuSpace(*annotated, *target);
     if (failed(script))
-      return makeError("task " + task.key + ": cannot build its space");
+      return llvm::createStringError("task " + task.key +
+                                     ": cannot build its space");
     prepared.script = std::move(*script);
     FailureOr<Space> space = Space::fromScript(*prepared.script);
     if (failed(space))
-      return makeError("task " + task.key + ": cannot read its space");
+      return llvm::createStringError("task " + task.key +
+                                     ": cannot read its space");
     prepared.space = std::move(*space);
 
     EvaluationOptions evaluation = options.evaluation;
@@ -201,7 +200,8 @@ private:
     evaluation.check = true;
     auto evaluator = CandidateEvaluator::create(*prepared.payload, evaluation);
     if (failed(evaluator))
-      return makeError("task " + task.key + ": cannot compute its reference");
+      return llvm::createStringError("task " + task.key +
+                                     ": cannot compute its reference");
     prepared.evaluator = std::move(*evaluator);
     return std::move(prepared);
   }
@@ -365,9 +365,9 @@ private:
 llvm::Expected<CollectionReport>
 tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
   if (options.targets.empty())
-    return makeError("no targets to collect for");
+    return llvm::createStringError("no targets to collect for");
   if (options.workers == 0)
-    return makeError("at least one worker is needed");
+    return llvm::createStringError("at least one worker is needed");
   auto db = TuningDatabase::open(options.database);
   if (!db)
     return db.takeError();
@@ -375,8 +375,9 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
   auto loadAllTasks = [&]() -> llvm::Expected<std::vector<CollectedTask>> {
     if (options.remeasure) {
       if (options.remeasure->before > int64_t(std::time(nullptr)))
-        return makeError("the stale records' cutoff is in the future: the "
-                         "new records would count as stale");
+        return llvm::createStringError(
+            "the stale records' cutoff is in the future: the "
+            "new records would count as stale");
       return loadStoredTasks(**db, options.remeasure->taskKeys);
     }
     std::unique_ptr<MLIRContext> context = createContext();
@@ -444,7 +445,7 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
   for (unsigned index = 0; index < options.workers; ++index) {
     pid_t child = fork();
     if (child < 0)
-      return makeError("cannot fork a worker");
+      return llvm::createStringError("cannot fork a worker");
     if (child == 0) {
       // A worker never outlives its collector: a killed collector restarts
       // cleanly, without orphans still writing.
@@ -531,7 +532,8 @@ tcl::collect(const CollectionOptions &options, llvm::raw_ostream &log) {
   result.measured = *measured;
   result.valid = *valid;
   if (failedWorker)
-    return makeError("a worker failed (see above); what it measured is kept, "
-                     "and running the same command again resumes");
+    return llvm::createStringError(
+        "a worker failed (see above); what it measured is kept, "
+        "and running the same command again resumes");
   return result;
 }

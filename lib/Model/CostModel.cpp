@@ -25,10 +25,6 @@ namespace json = llvm::json;
 
 static constexpr llvm::StringLiteral kMagic = "tcl-cost-model 1";
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 CostModel::~CostModel() = default;
 
 llvm::ArrayRef<llvm::StringLiteral> tcl::costModelKinds() {
@@ -41,15 +37,17 @@ llvm::ArrayRef<llvm::StringLiteral> tcl::costModelKinds() {
 /// The training options a user can get wrong.
 static llvm::Error checkTrainingOptions(const ModelOptions &options) {
   if (options.loss != "lambdarank" && options.loss != "mse")
-    return makeError("unknown loss '" + options.loss +
-                     "' (expected lambdarank or mse)");
+    return llvm::createStringError("unknown loss '" + options.loss +
+                                   "' (expected lambdarank or mse)");
   if (options.earlyStopping != "pca" && options.earlyStopping != "ndcg")
-    return makeError("unknown early-stopping metric '" + options.earlyStopping +
-                     "' (expected pca or ndcg)");
+    return llvm::createStringError("unknown early-stopping metric '" +
+                                   options.earlyStopping +
+                                   "' (expected pca or ndcg)");
   if (!(options.gainExponent > 0))
-    return makeError("the gain exponent must be positive");
+    return llvm::createStringError("the gain exponent must be positive");
   if (!(options.weightAveraging >= 0 && options.weightAveraging < 1))
-    return makeError("the weight averaging decay must be in [0, 1)");
+    return llvm::createStringError(
+        "the weight averaging decay must be in [0, 1)");
   return llvm::Error::success();
 }
 
@@ -66,8 +64,8 @@ CostModel::create(const ModelOptions &options) {
   std::string known;
   for (llvm::StringRef kind : costModelKinds())
     known += (known.empty() ? "" : ", ") + kind.str();
-  return makeError("unknown cost model '" + options.kind + "' (expected one of " +
-                   known + ")");
+  return llvm::createStringError("unknown cost model '" + options.kind +
+                                 "' (expected one of " + known + ")");
 }
 
 void CostModel::learnTargetsOf(const Dataset &trainSet,
@@ -150,15 +148,17 @@ llvm::Error CostModel::save(llvm::StringRef path) const {
     std::error_code error;
     llvm::raw_fd_ostream file(temporary, error);
     if (error)
-      return makeError("cannot write '" + temporary + "': " + error.message());
+      return llvm::createStringError("cannot write '" + temporary +
+                                     "': " + error.message());
     file << header << *bytes;
     file.close();
     if (file.has_error())
-      return makeError("cannot write '" + temporary + "': " +
-                       file.error().message());
+      return llvm::createStringError("cannot write '" + temporary +
+                                     "': " + file.error().message());
   }
   if (std::error_code error = llvm::sys::fs::rename(temporary, path))
-    return makeError("cannot write '" + path + "': " + error.message());
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + error.message());
   return llvm::Error::success();
 }
 
@@ -238,40 +238,44 @@ double CostModel::validationScore(const Dataset &validation,
 llvm::Expected<TrainingReport>
 CostModel::distill(const CostModel &, const DistillationData &,
                    const DistillationOptions &) {
-  return makeError(modelOptions.kind +
-                   " models have no representation to distill; use mamba, "
-                   "tenset-mlp or attention");
+  return llvm::createStringError(
+      modelOptions.kind +
+      " models have no representation to distill; use mamba, "
+      "tenset-mlp or attention");
 }
 
 llvm::Expected<std::unique_ptr<CostModel>>
 CostModel::load(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer)
-    return makeError("cannot read '" + path + "': " + buffer.getError().message());
+    return llvm::createStringError("cannot read '" + path +
+                                   "': " + buffer.getError().message());
   llvm::StringRef text = (*buffer)->getBuffer();
   auto [magic, afterMagic] = text.split('\n');
   if (magic != kMagic)
-    return makeError("'" + path + "' is not a tcl cost model");
+    return llvm::createStringError("'" + path + "' is not a tcl cost model");
   auto [header, bytes] = afterMagic.split('\n');
   llvm::Expected<json::Value> parsed = json::parse(header);
   if (!parsed)
-    return makeError("'" + path + "': bad header: " +
-                     llvm::toString(parsed.takeError()));
+    return llvm::createStringError(
+        "'" + path + "': bad header: " + llvm::toString(parsed.takeError()));
   const json::Object *object = parsed->getAsObject();
   if (!object)
-    return makeError("'" + path + "': bad header");
+    return llvm::createStringError("'" + path + "': bad header");
   if (object->getInteger("feature_size") != static_cast<int64_t>(kFeatureSize))
-    return makeError("'" + path + "' was trained on " +
-                     std::to_string(object->getInteger("feature_size").value_or(0)) +
-                     " features per token, this tcl makes " +
-                     std::to_string(kFeatureSize) + "; retrain it");
+    return llvm::createStringError(
+        "'" + path + "' was trained on " +
+        std::to_string(object->getInteger("feature_size").value_or(0)) +
+        " features per token, this tcl makes " + std::to_string(kFeatureSize) +
+        "; retrain it");
   // Files from before the version was recorded have version 1's layout.
   int64_t featureVersion = object->getInteger("feature_version").value_or(1);
   if (featureVersion != kFeatureVersion)
-    return makeError("'" + path + "' was trained on version " +
-                     std::to_string(featureVersion) +
-                     " of the features, this tcl makes version " +
-                     std::to_string(kFeatureVersion) + "; retrain it");
+    return llvm::createStringError("'" + path + "' was trained on version " +
+                                   std::to_string(featureVersion) +
+                                   " of the features, this tcl makes version " +
+                                   std::to_string(kFeatureVersion) +
+                                   "; retrain it");
   ModelOptions options;
   options.kind = object->getString("kind").value_or("").str();
   options.dModel = object->getInteger("d_model").value_or(0);
@@ -299,7 +303,8 @@ CostModel::load(llvm::StringRef path) {
   options.seed = object->getInteger("seed").value_or(0);
   llvm::Expected<std::unique_ptr<CostModel>> model = create(options);
   if (!model)
-    return makeError("'" + path + "': " + llvm::toString(model.takeError()));
+    return llvm::createStringError("'" + path +
+                                   "': " + llvm::toString(model.takeError()));
   if (const json::Array *targets = object->getArray("targets"))
     for (const json::Value &target : *targets)
       if (auto name = target.getAsString())
@@ -308,14 +313,16 @@ CostModel::load(llvm::StringRef path) {
     for (const auto &[target, tasks] : *labelled) {
       const json::Array *keys = tasks.getAsArray();
       if (!keys)
-        return makeError("'" + path + "': bad header: labelled_tasks of '" +
-                         target.str() + "' is not a list");
+        return llvm::createStringError("'" + path +
+                                       "': bad header: labelled_tasks of '" +
+                                       target.str() + "' is not a list");
       std::set<std::string> &known = (*model)->labelledTaskKeys[target.str()];
       for (const json::Value &key : *keys)
         if (auto name = key.getAsString())
           known.insert(name->str());
     }
   if (llvm::Error error = (*model)->deserialize(bytes))
-    return makeError("'" + path + "': " + llvm::toString(std::move(error)));
+    return llvm::createStringError("'" + path +
+                                   "': " + llvm::toString(std::move(error)));
   return model;
 }

@@ -16,10 +16,6 @@
 
 using namespace tcl;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Appends sample `index` of `from` to `to`, re-laid out to `to.length`.
 static void appendSample(const Dataset &from, size_t index, Dataset &to) {
   const float *source = from.tokens.data() + index * from.length * kFeatureSize;
@@ -199,7 +195,7 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
     const auto &[taskKey, targetName, machineCpu] = key;
     const TaskRow *task = taskByKey[taskKey];
     if (!task)
-      return makeError("record of unknown task " + taskKey);
+      return llvm::createStringError("record of unknown task " + taskKey);
     llvm::Expected<TargetSpec> spec = TargetSpec::parse(targetName);
     if (!spec)
       return spec.takeError();
@@ -227,8 +223,9 @@ llvm::Expected<Dataset> tcl::loadDataset(TuningDatabase &db,
       sequences.emplace_back();
       if (llvm::Error error =
               (*featurizer)->featurize(row->assignment, sequences.back()))
-        return makeError("task " + task->key + " on " + targetName + ": " +
-                         llvm::toString(std::move(error)));
+        return llvm::createStringError("task " + task->key + " on " +
+                                       targetName + ": " +
+                                       llvm::toString(std::move(error)));
       dataset.length = std::max(dataset.length, sequences.back().length);
       seconds.push_back(*row->medianSeconds);
       sequenceGroup.push_back(dataset.groups.size());

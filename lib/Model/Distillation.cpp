@@ -33,10 +33,6 @@
 
 using namespace tcl;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// `groups` groups of `data` drawn at random, and `perGroup` samples drawn
 /// from each (with replacement): sample indices, group by group.
 static torch::Tensor drawGroupSamples(const Dataset &data, unsigned groups,
@@ -82,7 +78,8 @@ static torch::Tensor standardized(const torch::Tensor &scores) {
 
 llvm::Error DistillationOptions::verify() const {
   if (!(studentShare >= 0 && studentShare <= 1))
-    return makeError("the student's share of its weights must be in [0, 1]");
+    return llvm::createStringError(
+        "the student's share of its weights must be in [0, 1]");
   // A negative weight would reward the student for moving away from the
   // labels or the teacher, and train without a word of it.
   std::pair<const char *, double> lossWeights[] = {
@@ -98,7 +95,7 @@ llvm::Error DistillationOptions::verify() const {
           << "the distillation's " << name
           << " weight must be finite and non-negative, not "
           << llvm::format("%g", weight);
-      return makeError(message);
+      return llvm::createStringError(message);
     }
   return llvm::Error::success();
 }
@@ -111,24 +108,26 @@ NeuralCostModel::distill(const CostModel &teacherModel,
   if (!isNeuralKind(theirs.kind) || theirs.kind != modelOptions.kind ||
       theirs.perTargetHeads || modelOptions.perTargetHeads ||
       teacherModel.parameterCount() != parameterCount())
-    return makeError("the student must be the teacher's network (" +
-                     theirs.kind + ", " +
-                     std::to_string(teacherModel.parameterCount()) +
-                     " parameters, one readout); it is " + modelOptions.kind +
-                     " with " + std::to_string(parameterCount()));
+    return llvm::createStringError(
+        "the student must be the teacher's network (" + theirs.kind + ", " +
+        std::to_string(teacherModel.parameterCount()) +
+        " parameters, one readout); it is " + modelOptions.kind + " with " +
+        std::to_string(parameterCount()));
   if (llvm::Error error = weights.verify())
     return std::move(error);
   if (!data.labelled || data.labelled->groups.empty())
-    return makeError("distillation needs labelled records of the new target");
+    return llvm::createStringError(
+        "distillation needs labelled records of the new target");
   if (!data.transfer || data.transfer->groups.empty())
-    return makeError("distillation needs schedules of the new target");
+    return llvm::createStringError(
+        "distillation needs schedules of the new target");
   try {
     // Same kind and size, and no other class implements these kinds.
     return distillOrThrow(static_cast<const NeuralCostModel &>(teacherModel),
                           data, weights, modelOptions.epochs);
   } catch (const c10::Error &error) {
-    return makeError(std::string("distillation failed: ") +
-                     error.what_without_backtrace());
+    return llvm::createStringError(std::string("distillation failed: ") +
+                                   error.what_without_backtrace());
   }
 }
 

@@ -41,10 +41,6 @@ void tcl::useThreads(unsigned threads) {
   sleepIdleOpenMpWorkers();
 }
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// LambdaRank (Burges 2010) over groups of equal size: every pair (i, j)
 /// of a group with label_i > label_j contributes a logistic loss on
 /// s_i - s_j, weighted by how much swapping them would change the group's
@@ -136,8 +132,8 @@ NeuralCostModel::train(const Dataset &trainSet, const Dataset &validation) {
   try {
     return trainOrThrow(trainSet, &validation, modelOptions.epochs);
   } catch (const c10::Error &error) {
-    return makeError(std::string("training failed: ") +
-                     error.what_without_backtrace());
+    return llvm::createStringError(std::string("training failed: ") +
+                                   error.what_without_backtrace());
   }
 }
 
@@ -155,7 +151,8 @@ llvm::Error NeuralCostModel::update(const Dataset &data, unsigned steps,
       const ModelOptions &theirs = anchor.initial->options();
       if (theirs.kind != modelOptions.kind || theirs.perTargetHeads ||
           anchor.initial->parameterCount() != parameterCount())
-        return makeError("an update's anchor must be the same network");
+        return llvm::createStringError(
+            "an update's anchor must be the same network");
       // Same kind and size, and no other class implements these kinds.
       DistillationData anchored{&data, /*validation=*/nullptr,
                                 anchor.schedules, /*replay=*/nullptr};
@@ -166,8 +163,8 @@ llvm::Error NeuralCostModel::update(const Dataset &data, unsigned steps,
     }
     return llvm::Error::success();
   } catch (const c10::Error &error) {
-    return makeError(std::string("updating the model failed: ") +
-                     error.what_without_backtrace());
+    return llvm::createStringError(std::string("updating the model failed: ") +
+                                   error.what_without_backtrace());
   }
 }
 
@@ -323,8 +320,8 @@ llvm::Expected<std::string> NeuralCostModel::serialize() const {
     archive.save_to(os);
     return os.str();
   } catch (const c10::Error &error) {
-    return makeError(std::string("cannot save the weights: ") +
-                     error.what_without_backtrace());
+    return llvm::createStringError(std::string("cannot save the weights: ") +
+                                   error.what_without_backtrace());
   }
 }
 
@@ -345,8 +342,10 @@ llvm::Error NeuralCostModel::deserialize(llvm::StringRef bytes) {
     for (const auto &[name, sizes] : expected) {
       const torch::Tensor *loaded = loadedParameters.find(name);
       if (!loaded || loaded->sizes().vec() != sizes)
-        return makeError("the weights do not fit the network the model's "
-                         "header describes ('" + name + "' has another shape)");
+        return llvm::createStringError(
+            "the weights do not fit the network the model's "
+            "header describes ('" +
+            name + "' has another shape)");
     }
     if (modelOptions.perTargetHeads && !trainedTargets.empty()) {
       addHeads(trainedTargets);
@@ -356,16 +355,16 @@ llvm::Error NeuralCostModel::deserialize(llvm::StringRef bytes) {
       archive.read("head_biases", biases);
       if (!weights.sizes().equals(headWeights.sizes()) ||
           !biases.sizes().equals(headBiases.sizes()))
-        return makeError("the per-target heads do not match the " +
-                         std::to_string(headTargets.size()) +
-                         " targets the model lists");
+        return llvm::createStringError(
+            "the per-target heads do not match the " +
+            std::to_string(headTargets.size()) + " targets the model lists");
       headWeights.copy_(weights);
       headBiases.copy_(biases);
     }
     return llvm::Error::success();
   } catch (const c10::Error &error) {
-    return makeError(std::string("the weights do not load: ") +
-                     error.what_without_backtrace());
+    return llvm::createStringError(std::string("the weights do not load: ") +
+                                   error.what_without_backtrace());
   }
 }
 

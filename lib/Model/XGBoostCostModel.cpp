@@ -18,14 +18,10 @@
 
 using namespace tcl;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 static llvm::Error check(int status, const llvm::Twine &what) {
   if (status == 0)
     return llvm::Error::success();
-  return makeError("xgboost: " + what + ": " + XGBGetLastError());
+  return llvm::createStringError("xgboost: " + what + ": " + XGBGetLastError());
 }
 
 namespace {
@@ -181,7 +177,7 @@ public:
 protected:
   llvm::Expected<std::string> serialize() const override {
     if (!booster)
-      return makeError("the model is not trained");
+      return llvm::createStringError("the model is not trained");
     bst_ulong size = 0;
     const char *bytes = nullptr;
     if (llvm::Error error = check(
@@ -196,7 +192,7 @@ protected:
     auto [lengthText, model] = bytes.split('\n');
     if (lengthText.getAsInteger(10, length) || length == 0 ||
         length > kMaxTokens)
-      return makeError("bad sequence length in the model");
+      return llvm::createStringError("bad sequence length in the model");
     if (booster)
       XGBoosterFree(booster);
     if (llvm::Error error = check(XGBoosterCreate(nullptr, 0, &booster),

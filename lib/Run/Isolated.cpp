@@ -17,10 +17,6 @@ using namespace tcl;
 
 char IsolationError::ID = 0;
 
-static llvm::Error failure(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 static llvm::Error childFailure(IsolationError::Kind kind,
                                 const llvm::Twine &message) {
   return llvm::make_error<IsolationError>(kind, message.str());
@@ -31,12 +27,14 @@ tcl::runIsolated(llvm::function_ref<std::string()> body,
                  const IsolationLimits &limits) {
   int fds[2];
   if (pipe(fds) != 0)
-    return failure("pipe: " + llvm::Twine(std::strerror(errno)));
+    return llvm::createStringError("pipe: " +
+                                   llvm::Twine(std::strerror(errno)));
   pid_t child = fork();
   if (child < 0) {
     close(fds[0]);
     close(fds[1]);
-    return failure("fork: " + llvm::Twine(std::strerror(errno)));
+    return llvm::createStringError("fork: " +
+                                   llvm::Twine(std::strerror(errno)));
   }
   if (child == 0) {
     // The child never outlives the process waiting for it.

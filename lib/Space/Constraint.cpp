@@ -73,16 +73,13 @@ public:
       return node.takeError();
     rest = rest.ltrim();
     if (!rest.empty())
-      return error("unexpected '" + rest.take_front(8).str() + "'");
+      return llvm::createStringError("unexpected '" + rest.take_front(8).str() +
+                                     "'");
     return node;
   }
 
 private:
   using NodePtr = std::shared_ptr<const Constraint::Node>;
-
-  llvm::Error error(const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-  }
 
   /// Operators by precedence level, loosest first.
   static llvm::ArrayRef<const char *> level(unsigned index) {
@@ -139,7 +136,7 @@ private:
         return inner.takeError();
       rest = rest.ltrim();
       if (!rest.consume_front(")"))
-        return error("missing ')'");
+        return llvm::createStringError("missing ')'");
       return inner;
     }
     auto node = std::make_shared<Constraint::Node>();
@@ -148,7 +145,7 @@ private:
       ++digits;
     if (digits > 0) {
       if (rest.take_front(digits).getAsInteger(10, node->value))
-        return error("integer out of range");
+        return llvm::createStringError("integer out of range");
       rest = rest.drop_front(digits);
       node->kind = Constraint::Node::Kind::Literal;
       return NodePtr(node);
@@ -159,13 +156,14 @@ private:
             rest[length] == '.'))
       ++length;
     if (length == 0)
-      return error(rest.empty() ? "expression ends early"
-                                : "unexpected '" + rest.take_front(1).str() + "'");
+      return llvm::createStringError(
+          rest.empty() ? "expression ends early"
+                       : "unexpected '" + rest.take_front(1).str() + "'");
     llvm::StringRef name = rest.take_front(length);
     rest = rest.drop_front(length);
     int index = knobIndex(name);
     if (index < 0)
-      return error("no knob named '" + name.str() + "'");
+      return llvm::createStringError("no knob named '" + name.str() + "'");
     node->kind = Constraint::Node::Kind::Knob;
     node->value = index;
     usedKnobs.push_back(index);

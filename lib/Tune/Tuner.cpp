@@ -47,10 +47,6 @@
 using namespace mlir;
 using namespace tcl;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Baselines the tuner stores beside oneDNN's: the default schedule's time.
 static constexpr llvm::StringLiteral kDefaultLibrary = "tcl-default";
 
@@ -247,14 +243,14 @@ llvm::Error Tuner::setUp(ModuleOp module) {
   modelPath = options.model.empty() ? CostModel::defaultPath(modelTargets)
                                     : options.model;
   if (options.batchSize == 0)
-    return makeError("the batch size must be at least 1");
+    return llvm::createStringError("the batch size must be at least 1");
   if (options.firstBatchSize == 0)
-    return makeError("the first batch size must be at least 1");
+    return llvm::createStringError("the first batch size must be at least 1");
   if (options.poolFactor == 0)
-    return makeError("the pool factor must be at least 1");
+    return llvm::createStringError("the pool factor must be at least 1");
   if (options.sampler != "rdu" && options.sampler != "topk")
-    return makeError("unknown sampler '" + options.sampler +
-                     "' (expected rdu or topk)");
+    return llvm::createStringError("unknown sampler '" + options.sampler +
+                                   "' (expected rdu or topk)");
 
   TaskList list;
   list.add(module, options.network, options.minTaskFlops);
@@ -263,8 +259,9 @@ llvm::Error Tuner::setUp(ModuleOp module) {
       log << "tcl-tune: not tuned, keeps the default schedule: task " << why
           << "\n";
   if (list.tasks().empty())
-    return makeError("the module has no tunable linalg op (with at least " +
-                     llvm::formatv("{0}", options.minTaskFlops) + " FLOPs)");
+    return llvm::createStringError(
+        "the module has no tunable linalg op (with at least " +
+        llvm::formatv("{0}", options.minTaskFlops) + " FLOPs)");
 
   auto opened = TuningDatabase::open(options.database);
   if (!opened)
@@ -510,7 +507,7 @@ llvm::Error Tuner::measure(TuningTask &task, llvm::ArrayRef<Assignment> batch) {
     for (unsigned worker = 0; worker < workers; ++worker) {
       pid_t child = fork();
       if (child < 0)
-        return makeError("cannot fork a measuring worker");
+        return llvm::createStringError("cannot fork a measuring worker");
       if (child == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         task.evaluator->setCores(evaluationFor(worker).cores);
@@ -534,8 +531,9 @@ llvm::Error Tuner::measure(TuningTask &task, llvm::ArrayRef<Assignment> batch) {
       failedWorker |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
     }
     if (failedWorker)
-      return makeError("a measuring worker failed (see above); what it "
-                       "measured is kept");
+      return llvm::createStringError(
+          "a measuring worker failed (see above); what it "
+          "measured is kept");
   }
   auto records = db->records(task.info.key);
   if (!records)
@@ -559,8 +557,8 @@ llvm::Error Tuner::prepareEvaluator(TuningTask &task) {
   auto evaluator =
       CandidateEvaluator::create(task.featurizer->payload(), evaluationFor(0));
   if (failed(evaluator))
-    return makeError("task " + task.info.key +
-                     ": cannot compute its reference outputs");
+    return llvm::createStringError("task " + task.info.key +
+                                   ": cannot compute its reference outputs");
   task.evaluator = std::move(*evaluator);
   PhaseTimer timer(spent.measuring);
   return measureBaselines(task);
@@ -701,7 +699,8 @@ llvm::Error Tuner::measureEndToEnd(ModuleOp module, TuneResult &result) {
   OwningOpRef<ModuleOp> copy =
       parseSourceString<ModuleOp>(text, ParserConfig(context.get()));
   if (!copy)
-    return makeError("cannot copy the module for the end-to-end run");
+    return llvm::createStringError(
+        "cannot copy the module for the end-to-end run");
   if (options.fillElidedSeed)
     fillElidedResources(*copy, *options.fillElidedSeed);
   // The whole network compiles every tuned op at once: BERT-base's 85 ops
@@ -712,8 +711,10 @@ llvm::Error Tuner::measureEndToEnd(ModuleOp module, TuneResult &result) {
       std::max(evaluation.limits.timeoutSeconds, kEndToEndTimeoutSeconds);
   auto evaluator = CandidateEvaluator::create(*copy, evaluation);
   if (failed(evaluator))
-    return makeError("cannot run the module end to end (its entry function "
-                     "is '" + options.evaluation.entry + "')");
+    return llvm::createStringError(
+        "cannot run the module end to end (its entry function "
+        "is '" +
+        options.evaluation.entry + "')");
   // The library was built in the caller's context: reparse it here.
   std::string scheduleText;
   llvm::raw_string_ostream scheduleOs(scheduleText);
@@ -721,10 +722,11 @@ llvm::Error Tuner::measureEndToEnd(ModuleOp module, TuneResult &result) {
   OwningOpRef<ModuleOp> schedule =
       parseSourceString<ModuleOp>(scheduleText, ParserConfig(context.get()));
   if (!schedule)
-    return makeError("the schedule library does not parse back");
+    return llvm::createStringError("the schedule library does not parse back");
   CandidateResult tuned = (*evaluator)->evaluate(*schedule);
   if (!tuned.ok)
-    return makeError("the tuned module failed end to end: " + tuned.failure);
+    return llvm::createStringError("the tuned module failed end to end: " +
+                                   tuned.failure);
   result.tunedSeconds = tuned.timing.median;
   CandidateResult untuned = (*evaluator)->evaluate(ModuleOp(), "default");
   if (untuned.ok)
@@ -781,8 +783,8 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
     history = std::make_unique<llvm::raw_fd_ostream>(
         options.historyPath, error, llvm::sys::fs::OF_Append);
     if (error)
-      return makeError("cannot write '" + options.historyPath +
-                       "': " + error.message());
+      return llvm::createStringError("cannot write '" + options.historyPath +
+                                     "': " + error.message());
   }
   while (done < options.trials) {
     auto roundStart = std::chrono::steady_clock::now();
@@ -863,7 +865,8 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp module) {
   result.time = spent;
   FailureOr<OwningOpRef<ModuleOp>> library = scheduleLibrary(module, result);
   if (failed(library))
-    return makeError("cannot write the tuned schedules as a Transform library");
+    return llvm::createStringError(
+        "cannot write the tuned schedules as a Transform library");
   result.schedule = std::move(*library);
   if (options.endToEnd)
     if (llvm::Error error = measureEndToEnd(module, result))
