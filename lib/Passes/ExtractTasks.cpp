@@ -28,10 +28,14 @@ struct ExtractTasksPass : public tcl::impl::TclExtractTasksBase<ExtractTasksPass
   void runOnOperation() override {
     // The report describes the module as tcl tunes it, with its static
     // shapes in disguise made static; the IR itself is left as it is.
-    OwningOpRef<ModuleOp> canonical = getOperation().clone();
-    ModuleOp module = *canonical;
-    if (failed(makeShapesStatic(module)))
-      return signalPassFailure();
+    ModuleOp module = getOperation();
+    OwningOpRef<ModuleOp> canonical;
+    if (hasDynamicLinalgOps(module)) {
+      canonical = module.clone();
+      module = *canonical;
+      if (failed(makeShapesStatic(module)))
+        return signalPassFailure();
+    }
     if (format != "json" && format != "table") {
       module.emitError() << "unknown report format '" << format
                          << "' (expected 'json' or 'table')";

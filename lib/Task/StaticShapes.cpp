@@ -8,7 +8,7 @@
 using namespace mlir;
 using namespace tcl;
 
-static bool hasDynamicLinalgOp(ModuleOp module) {
+bool tcl::hasDynamicLinalgOps(ModuleOp module) {
   WalkResult found = module.walk([](linalg::LinalgOp op) {
     return op.hasDynamicShape() ? WalkResult::interrupt()
                                 : WalkResult::advance();
@@ -17,7 +17,7 @@ static bool hasDynamicLinalgOp(ModuleOp module) {
 }
 
 LogicalResult tcl::makeShapesStatic(ModuleOp module) {
-  if (!hasDynamicLinalgOp(module))
+  if (!hasDynamicLinalgOps(module))
     return success();
   // The canonicalizer's patterns, applied here rather than by a nested pass
   // manager: the passes that call this run inside one already.

@@ -80,8 +80,7 @@ static void printSum(llvm::raw_ostream &os, const TuneResult &result,
 /// The tasks that nothing valid ran for, with why: a run that tuned
 /// nothing must not read like one that won.
 static void printUntuned(llvm::raw_ostream &os, const TuneResult &result) {
-  unsigned untuned = llvm::count_if(
-      result.tasks, [](const TunedTask &task) { return task.untuned(); });
+  unsigned untuned = result.untunedTasks();
   if (!untuned)
     return;
   os << llvm::formatv("\nUNTUNED: {0} of {1} tasks have no valid schedule and "

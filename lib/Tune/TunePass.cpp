@@ -95,8 +95,7 @@ struct TunePass : public tcl::impl::TclTuneBase<TunePass> {
       return signalPassFailure();
     }
 
-    unsigned untuned = llvm::count_if(
-        result->tasks, [](const tcl::TunedTask &task) { return task.untuned(); });
+    unsigned untuned = result->untunedTasks();
     if (untuned)
       emitWarning(module.getLoc())
           << "tcl-tune: " << untuned << " of " << result->tasks.size()

@@ -16,6 +16,9 @@
 
 namespace tcl {
 
+/// Whether one of `module`'s linalg ops has a dynamic shape.
+bool hasDynamicLinalgOps(mlir::ModuleOp module);
+
 /// Canonicalizes `module` if one of its linalg ops has a dynamic shape, so
 /// that sizes that are constants become static. A module whose linalg ops
 /// are all static is left untouched: canonicalization also rewrites static

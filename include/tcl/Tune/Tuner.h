@@ -35,6 +35,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -226,6 +227,12 @@ struct TuneResult {
   /// over tasks of occurrences x oneDNN's time (tcl's time for tasks oneDNN
   /// has no primitive for).
   std::optional<double> tunedSeconds, defaultSeconds, onednnSumSeconds;
+
+  /// Tasks with no valid schedule (TunedTask::untuned).
+  unsigned untunedTasks() const {
+    return llvm::count_if(tasks,
+                          [](const TunedTask &task) { return task.untuned(); });
+  }
 };
 
 /// Tunes the tasks of `module` (which is not modified). Errors name what
