@@ -12,6 +12,7 @@ TCL_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 libomp-22-dev
   libtorch-dev libopenblas0-pthread libdnnl-dev libsqlite3-dev libxgboost-dev
   libgtest-dev pybind11-dev python3 python3-dev python3-numpy python3-matplotlib
+  python3-torch python3-torchvision
   python3-psutil xz-utils
 )
 

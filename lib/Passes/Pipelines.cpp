@@ -24,9 +24,11 @@ using namespace tcl;
 /// Tensors to buffers with identity layouts at function boundaries, results
 /// turned into caller-allocated out-params (what a runtime or another
 /// framework calls), and every temporary freed. The caller's tensors stay
-/// its own: an op whose init is an argument writes into a copy.
+/// its own: an op whose init is an argument writes into a copy. Each layer
+/// fills the buffer it writes rather than copying a shared zero fill.
 static void addBufferization(OpPassManager &pm) {
   pm.addPass(createTclReadOnlyArguments());
+  pm.addNestedPass<func::FuncOp>(createTclUnshareFills());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -43,6 +45,11 @@ static void addBufferization(OpPassManager &pm) {
 }
 
 static void addLoweringToLLVM(OpPassManager &pm, const CpuTarget &target) {
+  // Pads and inserted slices bufferize to strided copies; as vector loops
+  // they run at memory speed instead of one memcpy call per element.
+  TclVectorizeCopiesOptions copies;
+  copies.vectorWidth = target.fp32Lanes();
+  pm.addNestedPass<func::FuncOp>(createTclVectorizeCopies(copies));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Before vector lowering: exp, tanh, erf as vector arithmetic, not as one
   // libm call per lane.

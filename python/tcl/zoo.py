@@ -109,7 +109,7 @@ Usage:
                               [--weights splat|args] [--layers N]
                               [--flavour tcl|torch]
 
-Models: resnet50, resnet50_block, mobilenet_v2, bert_base, mlp, resnet18,
+Models: resnet50, resnext50, resnet50_block, mobilenet_v2, bert_base, mlp, resnet18,
 vgg16, vit_b16, gpt2, llama_layer (see MODELS), each in both flavours; the
 default --models is every model of the chosen flavour.  `--layers N` sets
 the number of transformer layers of bert_base, vit_b16 and gpt2 (default
@@ -153,6 +153,10 @@ RESNET50_STAGES = [
     (3, 512, 2048, 2),
 ]
 RESNET50_STEM_CHANNELS = 64
+# ResNeXt-50 32x4d (torchvision resnext50_32x4d): ResNet-50's stages with
+# bottleneck width planes * 4 / 64 * 32 = 2x ResNet-50's, its 3x3 conv in 32 groups.
+RESNEXT50_GROUPS = 32
+RESNEXT50_WIDTH_FACTOR = 2
 # Image shapes are written NHWC; a layer set's `image` puts them in its layout.
 IMAGENET_INPUT = (1, 224, 224, 3)
 IMAGENET_CLASSES = 1000
@@ -625,15 +629,15 @@ def epilogue(b, x, bias=None, residual=None, act=None):
     """act(x + bias + residual) as ONE elementwise generic.
 
     This is the post-op of every conv/matmul (bias = folded batch-norm shift
-    or linear bias, broadcast along the last dim).  Keeping it a single
-    generic gives each named op exactly one consumer, the usual
+    or linear bias, broadcast along the trailing dims it has).  Keeping it a
+    single generic gives each named op exactly one consumer, the usual
     producer/consumer fusion pattern.
     """
     rank = len(x.shape)
     ins, dims = [x], [identity_dims(rank)]
     if bias is not None:
         ins.append(bias)
-        dims.append((rank - 1,))
+        dims.append(tuple(range(rank - len(bias.shape), rank)))
     if residual is not None:
         ins.append(residual)
         dims.append(identity_dims(rank))
@@ -680,6 +684,31 @@ def conv2d(b, x, name, cout, kernel, stride=1, act='relu', residual=None, gain=K
     acc = b.fill((n, conv_out(h, kernel, stride, pad), conv_out(w, kernel, stride, pad), cout))
     y = b.named('linalg.conv_2d_nhwc_hwcf', [xp, weight], acc, conv_attrs(stride), 'conv')
     return epilogue(b, y, bias, residual, act)
+
+
+def grouped_conv2d(b, x, name, cout, kernel, groups, stride=1, act='relu', residual=None,
+                   gain=KERNEL_GAIN):
+    """k x k grouped convolution (ResNeXt's cardinality): the NHWC input viewed
+    as N x H x W x G x C/G, a G x F/G x k x k x C/G weight,
+    linalg.conv_2d_nhwgc_gfhwc and its epilogue (a G x F/G bias) on the
+    grouped result, which is then collapsed back to N x H x W x F: the
+    epilogue is the convolution's direct consumer, so it fuses."""
+    n, h, w, cin = x.shape
+    pad = kernel // 2
+    b.comment(f'{name}: grouped conv {kernel}x{kernel}/{stride} {cin}->{cout}, {groups} groups')
+    xp = pad_spatial(b, x, pad)
+    _, hp, wp, _ = xp.shape
+    xg = b.expand_shape(xp, [[0], [1], [2], [3, 4]], (n, hp, wp, groups, cin // groups))
+    weight = b.weight(f'{name}_w', (groups, cout // groups, kernel, kernel, cin // groups),
+                      'kernel', fan_in=kernel * kernel * cin // groups, gain=gain)
+    bias = b.weight(f'{name}_b', (groups, cout // groups), 'bias')
+    ho, wo = conv_out(h, kernel, stride, pad), conv_out(w, kernel, stride, pad)
+    acc = b.fill((n, ho, wo, groups, cout // groups))
+    y = b.named('linalg.conv_2d_nhwgc_gfhwc', [xg, weight], acc, conv_attrs(stride), 'gconv')
+    if residual is not None:
+        residual = b.expand_shape(residual, [[0], [1], [2], [3, 4]],
+                                  (n, ho, wo, groups, cout // groups))
+    return b.collapse_shape(epilogue(b, y, bias, residual, act), [[0], [1], [2], [3, 4]])
 
 
 def depthwise_conv2d(b, x, name, kernel, stride=1, act='relu6', gain=KERNEL_GAIN):
@@ -928,6 +957,28 @@ def conv2d_nchw(b, x, name, cout, kernel, stride=1, pad=None, bias=False, gain=K
                    'conv')
 
 
+def grouped_conv2d_nchw(b, x, name, cout, kernel, groups, stride=1, gain=KERNEL_GAIN):
+    """k x k grouped convolution as torch-mlir emits aten.convolution with
+    groups > 1: the input expanded to N x G x C/G x H x W, the F x C/G x k x k
+    weight to G x F/G x C/G x k x k, linalg.conv_2d_ngchw_gfchw on a 0.0 fill,
+    the result collapsed back to N x F x H x W."""
+    n, cin, h, w = x.shape
+    pad = kernel // 2
+    b.comment(f'{name}: grouped conv {kernel}x{kernel}/{stride} {cin}->{cout}, {groups} groups')
+    xp = pad_nchw(b, x, pad)
+    _, _, hp, wp = xp.shape
+    xg = b.expand_shape(xp, [[0], [1, 2], [3], [4]], (n, groups, cin // groups, hp, wp))
+    weight = b.weight(f'{name}_w', (cout, cin // groups, kernel, kernel), 'kernel',
+                      fan_in=kernel * kernel * cin // groups, gain=gain)
+    weight = b.expand_shape(weight, [[0, 1], [2], [3], [4]],
+                            (groups, cout // groups, cin // groups, kernel, kernel))
+    ho, wo = conv_out(h, kernel, stride, pad), conv_out(w, kernel, stride, pad)
+    init = b.fill((n, groups, cout // groups, ho, wo))
+    y = b.named('linalg.conv_2d_ngchw_gfchw', [xg, weight], init, conv_attrs(stride, True),
+                'gconv')
+    return b.collapse_shape(y, [[0], [1, 2], [3], [4]])
+
+
 def depthwise_conv2d_nchw(b, x, name, kernel, stride=1, gain=KERNEL_GAIN):
     """k x k depthwise convolution (groups = channels, bias=False): the C x 1 x k x k
     weight collapsed to C x k x k, linalg.depthwise_conv_2d_nchw_chw on a 0.0 fill."""
@@ -1063,7 +1114,9 @@ class TclLayers:
         return x.shape[-1]
 
     def conv(self, b, x, name, cout, kernel, stride=1, act='relu', residual=None,
-             gain=KERNEL_GAIN, pad=None, bias=False):
+             gain=KERNEL_GAIN, pad=None, bias=False, groups=1):
+        if groups > 1:
+            return grouped_conv2d(b, x, name, cout, kernel, groups, stride, act, residual, gain)
         return conv2d(b, x, name, cout, kernel, stride, act, residual, gain, pad)
 
     def residual_block(self, b, x, name, convs, cout, stride):
@@ -1072,8 +1125,8 @@ class TclLayers:
         shortcut = x
         if stride != 1 or x.shape[-1] != cout:
             shortcut = conv2d(b, x, f'{name}_proj', cout, 1, stride, act=None)
-        for suffix, width, kernel, s in convs[:-1]:
-            x = conv2d(b, x, f'{name}_{suffix}', width, kernel, s)
+        for suffix, width, kernel, s, *groups in convs[:-1]:
+            x = self.conv(b, x, f'{name}_{suffix}', width, kernel, s, groups=(groups or [1])[0])
         suffix, width, kernel, s = convs[-1]
         return conv2d(b, x, f'{name}_{suffix}', width, kernel, s, residual=shortcut,
                       gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
@@ -1143,10 +1196,13 @@ class TorchLayers:
         return x.shape[1]
 
     def conv(self, b, x, name, cout, kernel, stride=1, act='relu', residual=None,
-             gain=KERNEL_GAIN, pad=None, bias=False):
+             gain=KERNEL_GAIN, pad=None, bias=False, groups=1):
         """torchvision's Conv2d(bias=False) + BatchNorm2d or, bias=True (VGG, ViT's
         patch embedding), a Conv2d with bias and no batch norm; then + residual, act."""
-        if bias:
+        if groups > 1:
+            y = batch_norm(b, grouped_conv2d_nchw(b, x, name, cout, kernel, groups, stride, gain),
+                           name)
+        elif bias:
             y = conv2d_nchw(b, x, name, cout, kernel, stride, pad, bias=True, gain=gain)
         else:
             y = batch_norm(b, conv2d_nchw(b, x, name, cout, kernel, stride, pad, gain=gain), name)
@@ -1161,8 +1217,8 @@ class TorchLayers:
         """torchvision's order: the branch (its last conv-bn without relu), then
         the projection if any, then relu(branch + shortcut)."""
         y = x
-        for suffix, width, kernel, s in convs[:-1]:
-            y = self.conv(b, y, f'{name}_{suffix}', width, kernel, s)
+        for suffix, width, kernel, s, *groups in convs[:-1]:
+            y = self.conv(b, y, f'{name}_{suffix}', width, kernel, s, groups=(groups or [1])[0])
         suffix, width, kernel, s = convs[-1]
         y = self.conv(b, y, f'{name}_{suffix}', width, kernel, s, act=None,
                       gain=KERNEL_GAIN * RESIDUAL_BRANCH_GAIN)
@@ -1222,6 +1278,13 @@ LAYER_SETS = {'tcl': TclLayers(), 'torch': TorchLayers()}
 def bottleneck(b, f, x, name, width, cout, stride):
     """ResNet-50 v1.5 bottleneck: 1x1 -> 3x3 (strided) -> 1x1, + x or its 1x1 projection."""
     return f.residual_block(b, x, name, [('conv1', width, 1, 1), ('conv2', width, 3, stride),
+                                         ('conv3', cout, 1, 1)], cout, stride)
+
+
+def resnext_bottleneck(b, f, x, name, width, cout, stride, groups):
+    """ResNeXt bottleneck: ResNet-50 v1.5's with a grouped 3x3 conv."""
+    return f.residual_block(b, x, name, [('conv1', width, 1, 1),
+                                         ('conv2', width, 3, stride, groups),
                                          ('conv3', cout, 1, 1)], cout, stride)
 
 
@@ -1405,6 +1468,16 @@ def build_resnet50(b, f, layers=None):
     return classifier(b, f, y)
 
 
+def build_resnext50(b, f, layers=None):
+    x = b.argument('input', f.image(IMAGENET_INPUT))
+    y = f.max_pool(b, f.conv(b, x, 'stem', RESNET50_STEM_CHANNELS, 7, 2))
+    for stage, (blocks, width, cout, stride) in enumerate(RESNET50_STAGES, 1):
+        for block in range(blocks):
+            y = resnext_bottleneck(b, f, y, f's{stage}b{block}', width * RESNEXT50_WIDTH_FACTOR,
+                                   cout, stride if block == 0 else 1, RESNEXT50_GROUPS)
+    return classifier(b, f, y)
+
+
 def build_resnet50_block(b, f, layers=None):
     x = b.argument('input', f.image(RESNET50_BLOCK_INPUT))
     _, width, cout, stride = RESNET50_STAGES[0]
@@ -1521,6 +1594,9 @@ MODELS = {
     'resnet50': ModelSpec(build_resnet50, {
         'tcl': 'ResNet-50 v1.5, NHWC 1x224x224x3 -> 1x1000',
         'torch': 'torchvision resnet50, NCHW 1x3x224x224 -> 1x1000'}),
+    'resnext50': ModelSpec(build_resnext50, {
+        'tcl': 'ResNeXt-50 32x4d, NHWC 1x224x224x3 -> 1x1000',
+        'torch': 'torchvision resnext50_32x4d, NCHW 1x3x224x224 -> 1x1000'}),
     'resnet50_block': ModelSpec(build_resnet50_block, {
         'tcl': 'one ResNet-50 bottleneck block, 1x56x56x64 -> 1x56x56x256',
         'torch': 'one torchvision resnet50 Bottleneck, NCHW 1x64x56x56 -> 1x256x56x56'}),

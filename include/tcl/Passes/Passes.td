@@ -236,6 +236,49 @@ def TclReadOnlyArguments : Pass<"tcl-read-only-arguments", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
+def TclUnshareFills : Pass<"tcl-unshare-fills", "mlir::func::FuncOp"> {
+  let summary = "Give every op that writes into a linalg.fill its own fill";
+  let description = [{
+    CSE merges the identical zero fills that initialise a network's
+    convolutions and matmuls into one value shared by every layer of that
+    shape. One-shot bufferization then fills one buffer and copies it into a
+    fresh buffer for each layer: a full extra pass over every output. This
+    pass clones a `linalg.fill` (and the `tensor.empty` it fills) for each
+    use that bufferization lets write into it (an op's `outs`, a tiled
+    loop's `iter_args`) beyond the first, so that each layer fills the
+    buffer it writes. Run it right before bufferization, after the last CSE
+    on tensors.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def TclVectorizeCopies : Pass<"tcl-vectorize-copies", "mlir::func::FuncOp"> {
+  let summary = "Lower strided memref.copy ops to loops of vector loads and "
+                "stores";
+  let description = [{
+    Bufferization writes a `tensor.pad` or `tensor.insert_slice` as a
+    `memref.copy` into a strided subview. A copy between buffers that are
+    not both contiguous lowers to the runtime's `memrefCopy`, which moves one
+    element per `memcpy` call; the padding of a network's activations then
+    costs as much as some of its convolutions. This pass rewrites every
+    statically shaped copy whose innermost dimension is unit-stride on both
+    sides into a loop nest over the outer dimensions whose body moves each
+    row (the innermost dimension: channels, for a channels-last activation)
+    by vector loads and stores of `vector-width` elements, with one narrower
+    vector for the remainder. Copies between two contiguous buffers are left
+    alone: they already lower to one `memcpy`.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"16",
+           "Elements moved by one vector load and store">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TclSetCpuTarget : Pass<"tcl-set-cpu-target", "mlir::ModuleOp"> {
   let summary = "Attach a CPU name and feature set to every LLVM function";
   let description = [{
