@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -38,6 +39,16 @@ static int64_t largestDivisorAtMost(int64_t size, int64_t cap) {
     if (size % candidate == 0)
       return candidate;
   return 1;
+}
+
+/// Tile size along a loop of `size` for a register tile of `cap`: the largest
+/// divisor of `size` up to `cap` when it fills at least half the tile, else
+/// `cap` itself, the last tile then being a remainder that the pass peels
+/// into a loop of its own. A prime extent (ViT's 197 tokens) would otherwise
+/// get tiles of one row, re-reading the other operand once per row.
+static int64_t tileWithRemainder(int64_t size, int64_t cap) {
+  int64_t divisor = largestDivisorAtMost(size, cap);
+  return 2 * divisor >= std::min(size, cap) ? divisor : cap;
 }
 
 /// The loop along which an input of `op` is contiguous when that is not the
@@ -83,6 +94,11 @@ struct TileSizeHeuristic {
       if (std::optional<unsigned> dim = innermostOf(dims))
         sizes[*dim] = largestDivisorAtMost(bounds[*dim], cap);
     };
+    auto setInnermostWithRemainder = [&](ArrayRef<unsigned> dims, int64_t cap) {
+      setAll(dims, 1);
+      if (std::optional<unsigned> dim = innermostOf(dims))
+        sizes[*dim] = tileWithRemainder(bounds[*dim], cap);
+    };
 
     switch (kind) {
     case TaskKind::Matmul:
@@ -91,8 +107,8 @@ struct TileSizeHeuristic {
       // the register tile of the FACTS hand schedule.
       auto dims = linalg::inferContractionDims(op);
       setAll(dims->batch, 1);
-      setInnermost(dims->m, rowTile);
-      setInnermost(dims->n, 2 * vectorWidth);
+      setInnermostWithRemainder(dims->m, rowTile);
+      setInnermostWithRemainder(dims->n, 2 * vectorWidth);
       setAll(dims->k, 1);
       return sizes;
     }
@@ -136,7 +152,7 @@ struct TileSizeHeuristic {
       // reduction loop, one row at a time, accumulating strip by strip.
       if (!reduction.empty() && reduction.back() == bounds.size() - 1) {
         setAll(parallel, 1);
-        setInnermost(reduction, 8 * vectorWidth);
+        setInnermostWithRemainder(reduction, 8 * vectorWidth);
         return sizes;
       }
       // A transpose reads one vector along its input's contiguous loop and
@@ -214,6 +230,37 @@ tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return tiled;
 }
 
+/// Peels the last, partial iteration off every tiling loop (an scf.for not in
+/// `loopsBefore`) of more than one iteration whose step does not divide its
+/// static extent. Returns true if it peeled any.
+static bool peelRemainders(RewriterBase &rewriter, func::FuncOp func,
+                           const llvm::DenseSet<Operation *> &loopsBefore) {
+  bool peeledAny = false;
+  // Peeling an outer loop copies the loops inside it into the remainder;
+  // the copies are found on the next sweep.
+  for (bool peeled = true; peeled;) {
+    peeled = false;
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) {
+      if (loopsBefore.contains(loop))
+        return;
+      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      if (lower && upper && step && *upper - *lower > *step &&
+          (*upper - *lower) % *step != 0)
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      scf::ForOp remainder;
+      rewriter.setInsertionPoint(loop);
+      if (succeeded(
+              scf::peelForLoopAndSimplifyBounds(rewriter, loop, remainder)))
+        peeled = peeledAny = true;
+    }
+  }
+  return peeledAny;
+}
 
 namespace {
 struct CpuDefaultSchedulePass
@@ -253,6 +300,8 @@ struct CpuDefaultSchedulePass
     TileSizeHeuristic heuristic{vectorWidth, rowTile};
 
     // 1. Tile every tunable op.
+    llvm::DenseSet<Operation *> loopsBefore;
+    func.walk([&](scf::ForOp loop) { loopsBefore.insert(loop); });
     SmallVector<std::pair<linalg::LinalgOp, TaskKind>> targets;
     func.walk([&](linalg::LinalgOp op) {
       Classification cls = classifyOp(op);
@@ -269,7 +318,21 @@ struct CpuDefaultSchedulePass
         op.emitWarning("default schedule: tiling failed; the op stays untiled");
     }
 
-    // 2. Turn unit-height 2-D convolution tiles into 1-D convolutions.
+    // 2. Peel the remainder tiles off the loops whose step does not divide
+    // their extent, so that every tile is static and vectorizes. Turn
+    // unit-height 2-D convolution tiles into 1-D convolutions.
+    if (peelRemainders(rewriter, func, loopsBefore)) {
+      RewritePatternSet patterns(context);
+      for (Dialect *dialect : context->getLoadedDialects())
+        dialect->getCanonicalizationPatterns(patterns);
+      for (RegisteredOperationName name : context->getRegisteredOperations())
+        name.getCanonicalizationPatterns(patterns, context);
+      if (failed(applyPatternsGreedily(func, std::move(patterns)))) {
+        func.emitError("default schedule: canonicalizing peeled tiles "
+                       "diverged");
+        return signalPassFailure();
+      }
+    }
     {
       RewritePatternSet patterns(context);
       linalg::populateDecomposeConvolutionPatterns(patterns);
