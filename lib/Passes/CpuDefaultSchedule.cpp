@@ -112,8 +112,23 @@ struct TileSizeHeuristic {
       setAll(dims->k, 1);
       return sizes;
     }
+    case TaskKind::GroupedConv2D: {
+      // One output row strip, one filter tap, and groups enough that their
+      // (group, output channel) pairs fill a vector: the tile is then a
+      // batch of small matmuls that groupedTileAsContraction rewrites.
+      auto dims = linalg::inferConvolutionDims(op);
+      setAll(dims->batch, 1);
+      setAll(dims->outputImage, 1);
+      sizes[dims->outputImage.back()] =
+          largestDivisorAtMost(bounds[dims->outputImage.back()], rowTile);
+      setAll(dims->filterLoop, 1);
+      setInnermost(dims->outputChannel, 2 * vectorWidth);
+      setInnermost(dims->inputChannel, vectorWidth);
+      int64_t channels = sizes[*innermostOf(dims->outputChannel)];
+      setInnermost(dims->depth, std::max<int64_t>(1, vectorWidth / channels));
+      return sizes;
+    }
     case TaskKind::Conv2D:
-    case TaskKind::GroupedConv2D:
     case TaskKind::DepthwiseConv2D:
     case TaskKind::Pooling: {
       // Unit output height and filter height make the tile a 1-D
@@ -262,6 +277,76 @@ static bool peelRemainders(RewriterBase &rewriter, func::FuncOp func,
   return peeledAny;
 }
 
+/// Rewrites a tile of a grouped convolution (NHWGC input, GFHWC filter) with
+/// one output row and one filter tap into what it is, a batch over groups of
+/// (output columns x input channels) * (input channels x output channels)
+/// matmuls: a linalg.generic contraction on rank-reduced (and, for a
+/// strided convolution, strided) slices, which the vectorizer turns into
+/// one vector.contract. The named op has no vectorization of its own and
+/// would stay scalar loops.
+static LogicalResult groupedTileAsContraction(RewriterBase &rewriter,
+                                              linalg::Conv2DNhwgcGfhwcOp op) {
+  auto inputType = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto filterType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto outputType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+  if (!inputType || !filterType || !outputType || !inputType.hasStaticShape() ||
+      !filterType.hasStaticShape() || !outputType.hasStaticShape())
+    return failure();
+  ArrayRef<int64_t> out = outputType.getShape();    // N OH OW G F
+  ArrayRef<int64_t> filter = filterType.getShape(); // G F KH KW C
+  if (out[0] != 1 || out[1] != 1 || filter[2] != 1 || filter[3] != 1 ||
+      !llvm::all_of(op.getDilations(),
+                    [](const APInt &d) { return d.isOne(); }))
+    return failure();
+  int64_t columns = out[2], groups = out[3], channelsOut = out[4];
+  int64_t channelsIn = filter[4];
+  int64_t stride = (*std::next(op.getStrides().begin())).getSExtValue();
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type element = outputType.getElementType();
+  auto slice = [&](Value source, ArrayRef<int64_t> sizes,
+                   ArrayRef<int64_t> strides, ArrayRef<int64_t> reduced) {
+    SmallVector<OpFoldResult> offsets(sizes.size(), rewriter.getIndexAttr(0));
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(reduced, element), source, offsets,
+        getAsIndexOpFoldResult(rewriter.getContext(), sizes),
+        getAsIndexOpFoldResult(rewriter.getContext(), strides));
+  };
+  Value input = slice(op.getInputs()[0], {1, 1, columns, groups, channelsIn},
+                      {1, 1, stride, 1, 1}, {columns, groups, channelsIn});
+  Value weights =
+      slice(op.getInputs()[1], {groups, channelsOut, 1, 1, channelsIn},
+            {1, 1, 1, 1, 1}, {groups, channelsOut, channelsIn});
+  Value init = slice(op.getOutputs()[0], {1, 1, columns, groups, channelsOut},
+                     {1, 1, 1, 1, 1}, {columns, groups, channelsOut});
+
+  // Loops (column, group, output channel, input channel).
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr w, g, f, c;
+  bindDims(context, w, g, f, c);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {w, g, c}, context),
+                                 AffineMap::get(4, 0, {g, f, c}, context),
+                                 AffineMap::get(4, 0, {w, g, f}, context)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto contraction = linalg::GenericOp::create(
+      rewriter, loc, init.getType(), ValueRange{input, weights},
+      ValueRange{init}, maps, iterators,
+      [](OpBuilder &b, Location nested, ValueRange args) {
+        Value product = arith::MulFOp::create(b, nested, args[0], args[1]);
+        Value sum = arith::AddFOp::create(b, nested, args[2], product);
+        linalg::YieldOp::create(b, nested, sum);
+      });
+  SmallVector<OpFoldResult> zeros(5, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(5, rewriter.getIndexAttr(1));
+  rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+      op, contraction.getResult(0), op.getOutputs()[0], zeros,
+      getAsIndexOpFoldResult(context, {1, 1, columns, groups, channelsOut}),
+      ones);
+  return success();
+}
+
 namespace {
 struct CpuDefaultSchedulePass
     : public tcl::impl::TclCpuDefaultScheduleBase<CpuDefaultSchedulePass> {
@@ -332,6 +417,13 @@ struct CpuDefaultSchedulePass
                        "diverged");
         return signalPassFailure();
       }
+    }
+    {
+      SmallVector<linalg::Conv2DNhwgcGfhwcOp> groupedTiles;
+      func.walk(
+          [&](linalg::Conv2DNhwgcGfhwcOp op) { groupedTiles.push_back(op); });
+      for (linalg::Conv2DNhwgcGfhwcOp op : groupedTiles)
+        (void)groupedTileAsContraction(rewriter, op);
     }
     {
       RewritePatternSet patterns(context);

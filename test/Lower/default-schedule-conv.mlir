@@ -55,14 +55,34 @@ func.func @conv_stride2(%i: tensor<1x9x9x8xf32>, %f: tensor<3x3x8x16xf32>, %o: t
 
 // -----
 
-// Layouts the 1-d decomposition does not cover (here a grouped
-// convolution) keep their tiled loops around the named op.
+// Layouts neither the 1-d decomposition nor the grouped contraction cover
+// (here a channels-first grouped convolution) keep their tiled loops, one
+// filter tap each, around the named op.
 
 // CHECK-LABEL: func.func @grouped
 // CHECK:         scf.for
-// CHECK:           linalg.conv_2d_ngchw_fgchw {{.*}} -> tensor<1x2x6x1x6xf32>
+// CHECK:           linalg.conv_2d_ngchw_fgchw {{.*}} -> tensor<1x1x6x1x6xf32>
 func.func @grouped(%i: tensor<1x2x4x8x8xf32>, %f: tensor<6x2x4x3x3xf32>, %o: tensor<1x2x6x6x6xf32>) -> tensor<1x2x6x6x6xf32> {
   %r = linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
      ins(%i, %f : tensor<1x2x4x8x8xf32>, tensor<6x2x4x3x3xf32>) outs(%o : tensor<1x2x6x6x6xf32>) -> tensor<1x2x6x6x6xf32>
   return %r : tensor<1x2x6x6x6xf32>
+}
+
+// -----
+
+// A channels-last grouped convolution's tile (one output row, one filter
+// tap, groups whose output channels fill a vector: 2 x 4 here) is a batch
+// of per-group matmuls on strided, rank-reduced slices: one vector.contract
+// over (columns, groups, output channels) reducing the group's input
+// channels.
+
+// CHECK-LABEL: func.func @grouped_channels_last
+// CHECK:         scf.for
+// CHECK:             tensor.extract_slice %{{.+}}[0, 0, 0, 0, 0] [1, 1, 4, 2, 3] [1, 1, 2, 1, 1] : tensor<1x1x7x2x3xf32> to tensor<4x2x3xf32>
+// CHECK:             vector.contract {{.*}} : vector<4x2x3xf32>, vector<4x2x4x3xf32> into vector<4x2x4xf32>
+// CHECK-NOT:     linalg.conv_2d_nhwgc_gfhwc
+func.func @grouped_channels_last(%i: tensor<1x9x9x4x3xf32>, %f: tensor<4x4x3x3x3xf32>, %o: tensor<1x4x4x4x4xf32>) -> tensor<1x4x4x4x4xf32> {
+  %r = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x9x9x4x3xf32>, tensor<4x4x3x3x3xf32>) outs(%o : tensor<1x4x4x4x4xf32>) -> tensor<1x4x4x4x4xf32>
+  return %r : tensor<1x4x4x4x4xf32>
 }

@@ -1,6 +1,7 @@
 // RUN: tcl-run %s --check --repeats=1 --warmup=0 | FileCheck %s
 
-// Grouped convolution: tiled but not vectorized by the default schedule.
+// Channels-first grouped convolution: tiled but not vectorized by the
+// default schedule.
 
 // CHECK: check:      output #0 (1x2x6x6x6xf32) matches the naive-loops reference
 // CHECK-NOT: DIFFERS
