@@ -14,8 +14,10 @@ The peer at its best: convolution networks channels-last; frozen is
 `torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(m, x)))`;
 its process runs without this machine's OPENBLAS_CORETYPE and
 OPENBLAS_L2_SIZE, so that OpenBLAS uses the kernels the CPU really has (the
-JSON names the kernel); at 2 threads with OPENBLAS_NUM_THREADS 1 and 2 (its
-own threads and PyTorch's OpenMP threads can collide), keeping the faster.
+JSON names the kernel); at 2 threads in three settings, keeping the fastest
+per mode: PyTorch's 2 OpenMP threads with OpenBLAS on 1 or on 2 threads (its
+threads and PyTorch's can collide), and PyTorch on 1 thread with OpenBLAS on
+2 (the matmuls parallel, nothing else).
 The same operators and shapes on both sides, not the same weights.
 
 tcl runs the zoo's tcl flavour (build/zoo/<model>.mlir) through `tcl-run`.
@@ -119,10 +121,11 @@ def timed_calls(function, runs):
 
 
 def peer_main(name, threads, runs):
-    """Times `name` eager and frozen; prints one JSON line."""
+    """Times `name` eager and frozen on `threads` PyTorch threads; prints one JSON line."""
     import torch
     torch.set_num_threads(threads)
-    result = {"threads": threads, "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS")}
+    result = {"torch_threads": threads,
+              "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS")}
     with torch.no_grad():
         model, x = torch_network(name)
         result["torch_eager"] = timed_calls(lambda: model(x), runs)
@@ -136,12 +139,21 @@ def peer_main(name, threads, runs):
     print(json.dumps(result))
 
 
-def run_peer(name, threads, openblas_threads, runs):
+def peer_settings(threads):
+    """(PyTorch threads, OpenBLAS threads) tried for the peer on `threads` cores."""
+    settings = {(threads, 1), (threads, threads)}
+    if threads > 1:
+        settings.add((1, threads))
+    return sorted(settings)
+
+
+def run_peer(name, setting, runs):
+    torch_threads, openblas_threads = setting
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
     env["OPENBLAS_NUM_THREADS"] = str(openblas_threads)
     run = subprocess.run(["/usr/bin/python3", os.path.abspath(__file__), "--peer", name,
-                          "--threads", str(threads), "--runs", str(runs)],
+                          "--threads", str(torch_threads), "--runs", str(runs)],
                          capture_output=True, text=True, env=env)
     lines = [l for l in run.stdout.splitlines() if l.startswith("{")]
     if run.returncode != 0 or not lines:
@@ -227,16 +239,16 @@ def measure(args, name, threads, tuned):
     """Alternates the contenders over the rounds; returns every sample."""
     model = os.path.join(args.build, "zoo", name + ".mlir")
     samples = {c: [] for c in CONTENDERS}
-    peer_settings = sorted({1, threads})      # OPENBLAS_NUM_THREADS values tried
-    peer_samples = {b: {"torch_eager": [], "torch_frozen": []} for b in peer_settings}
+    settings = peer_settings(threads)
+    peer_samples = {s: {"torch_eager": [], "torch_frozen": []} for s in settings}
     notes = {}
     for round_index in range(args.rounds):
         steps = ["peer", "tcl_default", "tcl_tuned"]
         steps = steps[round_index % 3:] + steps[:round_index % 3]
         for step in steps:
             if step == "peer":
-                for blas_threads in peer_settings:
-                    result = run_peer(name, threads, blas_threads, args.runs)
+                for setting in settings:
+                    result = run_peer(name, setting, args.runs)
                     if "error" in result:
                         notes["peer_error"] = result["error"]
                         continue
@@ -244,22 +256,22 @@ def measure(args, name, threads, tuned):
                     if "torch_frozen_error" in result:
                         notes["torch_frozen_error"] = result["torch_frozen_error"]
                     for mode in ("torch_eager", "torch_frozen"):
-                        peer_samples[blas_threads][mode] += result.get(mode, [])
+                        peer_samples[setting][mode] += result.get(mode, [])
             elif step == "tcl_default" or tuned.get("library"):
                 schedule = "default" if step == "tcl_default" else tuned["library"]
                 result = run_tcl(args.build, model, schedule, threads, args.runs)
                 if "error" in result:
                     notes[step + "_error"] = result["error"]
                 samples[step] += result.get("samples", [])
-    # The peer's best OPENBLAS_NUM_THREADS, per mode.
+    # The peer's best thread setting, per mode.
     for mode in ("torch_eager", "torch_frozen"):
-        options = [(median(peer_samples[b][mode]), b) for b in peer_settings
-                   if peer_samples[b][mode]]
+        options = [(median(peer_samples[s][mode]), s) for s in settings
+                   if peer_samples[s][mode]]
         if options:
-            best_median, best_blas = min(options)
-            samples[mode] = peer_samples[best_blas][mode]
-            notes[mode + "_openblas_threads"] = best_blas
-            notes[mode + "_by_openblas_threads"] = {str(b): m for m, b in options}
+            best_median, best = min(options)
+            samples[mode] = peer_samples[best][mode]
+            notes[mode + "_threads"] = "torch %d, OpenBLAS %d" % best
+            notes[mode + "_by_threads"] = {"torch %d, OpenBLAS %d" % s: m for m, s in options}
     return samples, notes
 
 
