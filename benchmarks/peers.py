@@ -20,7 +20,13 @@ threads and PyTorch's can collide), and PyTorch on 1 thread with OpenBLAS on
 2 (the matmuls parallel, nothing else).
 The same operators and shapes on both sides, not the same weights.
 
-tcl runs the zoo's tcl flavour (build/zoo/<model>.mlir) through `tcl-run`.
+tcl runs the zoo's tcl flavour with its weights as arguments
+(build/zoo/args/<model>.mlir), which tcl-run fills with seeded random values
+as PyTorch's are: with the zoo's splat constants LLVM folds every weight load
+into a broadcast of one value, which would time less memory traffic than a
+real network has, and a network of identical tokens (ViT's) makes its layer
+norms divide rounding noise by epsilon, so no reordered sum matches the
+reference.
 Tuning is resumable: with --work, each (model, threads) keeps its database,
 log and exported schedules in WORK/<model>_<threads>t and a rerun skips the
 tuning already done. The tuner's summary gives the sum of the tuned tasks'
@@ -237,7 +243,7 @@ def geomean(values):
 
 def measure(args, name, threads, tuned):
     """Alternates the contenders over the rounds; returns every sample."""
-    model = os.path.join(args.build, "zoo", name + ".mlir")
+    model = os.path.join(args.build, "zoo", "args", name + ".mlir")
     samples = {c: [] for c in CONTENDERS}
     settings = peer_settings(threads)
     peer_samples = {s: {"torch_eager": [], "torch_frozen": []} for s in settings}
@@ -323,7 +329,7 @@ def main():
         "network", "thr", "torch eager", "torch frozen", "tcl default", "tcl tuned",
         "vs torch", "dflt/trch", "glue"))
     for name in filter(None, args.models.split(",")):
-        model = os.path.join(args.build, "zoo", name + ".mlir")
+        model = os.path.join(args.build, "zoo", "args", name + ".mlir")
         if not os.path.exists(model):
             sys.exit("peers.py: no %s (build the tcl-zoo target)" % model)
         for threads in [int(t) for t in args.threads.split(",")]:
