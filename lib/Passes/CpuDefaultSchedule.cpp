@@ -89,15 +89,13 @@ struct TileSizeHeuristic {
       for (unsigned dim : dims)
         sizes[dim] = value;
     };
-    auto setInnermost = [&](ArrayRef<unsigned> dims, int64_t cap) {
+    /// Unit tiles on `dims` but the innermost, sized by `sizeFor` up to `cap`.
+    auto setInnermost = [&](ArrayRef<unsigned> dims, int64_t cap,
+                            int64_t (*sizeFor)(int64_t, int64_t) =
+                                largestDivisorAtMost) {
       setAll(dims, 1);
       if (std::optional<unsigned> dim = innermostOf(dims))
-        sizes[*dim] = largestDivisorAtMost(bounds[*dim], cap);
-    };
-    auto setInnermostWithRemainder = [&](ArrayRef<unsigned> dims, int64_t cap) {
-      setAll(dims, 1);
-      if (std::optional<unsigned> dim = innermostOf(dims))
-        sizes[*dim] = tileWithRemainder(bounds[*dim], cap);
+        sizes[*dim] = sizeFor(bounds[*dim], cap);
     };
 
     switch (kind) {
@@ -107,8 +105,8 @@ struct TileSizeHeuristic {
       // the register tile of the FACTS hand schedule.
       auto dims = linalg::inferContractionDims(op);
       setAll(dims->batch, 1);
-      setInnermostWithRemainder(dims->m, rowTile);
-      setInnermostWithRemainder(dims->n, 2 * vectorWidth);
+      setInnermost(dims->m, rowTile, tileWithRemainder);
+      setInnermost(dims->n, 2 * vectorWidth, tileWithRemainder);
       setAll(dims->k, 1);
       return sizes;
     }
@@ -167,7 +165,7 @@ struct TileSizeHeuristic {
       // reduction loop, one row at a time, accumulating strip by strip.
       if (!reduction.empty() && reduction.back() == bounds.size() - 1) {
         setAll(parallel, 1);
-        setInnermostWithRemainder(reduction, 8 * vectorWidth);
+        setInnermost(reduction, 8 * vectorWidth, tileWithRemainder);
         return sizes;
       }
       // A transpose reads one vector along its input's contiguous loop and
