@@ -143,15 +143,23 @@ struct TileSizeHeuristic {
       if (innermostParallel && llvm::is_contained(dims->batch, *innermostParallel))
         sizes[*innermostParallel] =
             largestDivisorAtMost(bounds[*innermostParallel], vectorWidth);
+      // A convolution's register tile is half the matmul's rows, each of two
+      // vectors of output channels, and one input channel per step: its
+      // filter columns are unrolled, each reading its own input vectors and
+      // filter rows, and one channel's filter row is contiguous where 16
+      // channels' rows lie a whole row of output channels apart.
+      bool convolution = kind == TaskKind::Conv2D;
       setAll(dims->outputImage, 1);
       if (!dims->outputImage.empty())
         sizes[dims->outputImage.back()] =
-            largestDivisorAtMost(bounds[dims->outputImage.back()], rowTile);
+            largestDivisorAtMost(bounds[dims->outputImage.back()],
+                                 convolution ? std::max<int64_t>(1, rowTile / 2)
+                                             : rowTile);
       setInnermost(dims->outputChannel, 2 * vectorWidth);
       setInnermost(dims->depth, vectorWidth);
       if (!dims->filterLoop.empty())
         sizes[dims->filterLoop.front()] = 1;
-      setInnermost(dims->inputChannel, vectorWidth);
+      setInnermost(dims->inputChannel, 1);
       return sizes;
     }
     case TaskKind::Elementwise:
@@ -203,22 +211,46 @@ struct TileSizeHeuristic {
 
   /// Order in which tiles are visited. For contractions, the N tiles go
   /// outside the M tiles, so that one K x N panel of B stays in cache while
-  /// every row block of A streams past it; other ops keep loop order.
+  /// every row block of A streams past it. A convolution whose filter is
+  /// larger than its input (the deep layers of a CNN: 3x3x512x512 weights on
+  /// a 16x16x512 input) visits its output-channel tiles outermost, so that
+  /// one tile's filter slice stays in cache while every output row reuses
+  /// it, instead of streaming the whole filter once per output row. Other
+  /// ops keep loop order.
   SmallVector<int64_t> tileOrder(linalg::LinalgOp op, TaskKind kind) const {
-    if (kind != TaskKind::Matmul && kind != TaskKind::BatchMatmul)
+    SmallVector<ArrayRef<unsigned>> groups;
+    linalg::ContractionDimensions contraction;
+    linalg::ConvolutionDimensions convolution;
+    if (kind == TaskKind::Matmul || kind == TaskKind::BatchMatmul) {
+      contraction = *linalg::inferContractionDims(op);
+      groups = {contraction.batch, contraction.n, contraction.m,
+                contraction.k};
+    } else if (kind == TaskKind::Conv2D && filterOutweighsInput(op)) {
+      convolution = *linalg::inferConvolutionDims(op);
+      groups = {convolution.batch, convolution.outputChannel,
+                convolution.outputImage, convolution.filterLoop,
+                convolution.inputChannel};
+    } else {
       return {};
-    auto dims = linalg::inferContractionDims(op);
+    }
     SmallVector<int64_t> order;
-    for (ArrayRef<unsigned> group : {ArrayRef<unsigned>(dims->batch),
-                                     ArrayRef<unsigned>(dims->n),
-                                     ArrayRef<unsigned>(dims->m),
-                                     ArrayRef<unsigned>(dims->k)})
+    for (ArrayRef<unsigned> group : groups)
       llvm::append_range(order, group);
-    // Loops that are neither (none for a pure contraction) keep their place.
+    // Loops in no group keep their place after the others.
     for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
       if (!llvm::is_contained(order, loop))
         order.push_back(loop);
     return order;
+  }
+
+  /// True if the convolution's filter has more elements than its input.
+  static bool filterOutweighsInput(linalg::LinalgOp op) {
+    auto input = dyn_cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
+    auto filter =
+        dyn_cast<ShapedType>(op.getDpsInputOperand(1)->get().getType());
+    return input && filter && input.hasStaticShape() &&
+           filter.hasStaticShape() &&
+           filter.getNumElements() > input.getNumElements();
   }
 };
 } // namespace

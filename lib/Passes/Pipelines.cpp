@@ -24,10 +24,12 @@ using namespace tcl;
 /// Tensors to buffers with identity layouts at function boundaries, results
 /// turned into caller-allocated out-params (what a runtime or another
 /// framework calls), and every temporary freed. The caller's tensors stay
-/// its own: an op whose init is an argument writes into a copy. Each layer
-/// fills the buffer it writes rather than copying a shared zero fill.
+/// its own: an op whose init is an argument writes into a copy. A pad is a
+/// fill and a copy, and each layer fills the buffer it writes rather than
+/// copying a shared zero fill.
 static void addBufferization(OpPassManager &pm) {
   pm.addPass(createTclReadOnlyArguments());
+  pm.addNestedPass<func::FuncOp>(createTclDecomposePads());
   pm.addNestedPass<func::FuncOp>(createTclUnshareFills());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -143,6 +145,8 @@ LogicalResult tcl::buildCpuLoweringPipeline(OpPassManager &pm,
     return failure();
   }
   addBufferization(pm);
+  if (options.profile)
+    pm.addPass(createTclProfileOps());
   addLoweringToLLVM(pm, *target);
   return success();
 }

@@ -1,8 +1,8 @@
 //===- VectorizeCopies.cpp - The tcl-vectorize-copies pass ----------------===//
 //
-// The runtime's memrefCopy moves a strided copy one element per memcpy call;
-// a pad's interior copy is a plain row copy that vector loads and stores do
-// at memory speed.
+// The runtime's memrefCopy moves a strided copy one element per memcpy call,
+// and a fill lowers to scalar loops; a pad's interior copy and a layer's
+// fill are plain row writes that vector stores do at memory speed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,24 +43,13 @@ static bool isStridedRowCopy(memref::CopyOp copy) {
            memref::isStaticShapeAndContiguousRowMajor(target));
 }
 
-/// Moves `width` elements of the row at `indices` + `column`.
-static void copyVector(OpBuilder &builder, Location loc, Value source,
-                       Value target, SmallVector<Value> indices, Value column,
-                       int64_t width, Type elementType) {
-  indices.push_back(column);
-  auto vectorType = VectorType::get({width}, elementType);
-  Value row = vector::LoadOp::create(builder, loc, vectorType, source, indices);
-  vector::StoreOp::create(builder, loc, row, target, indices);
-}
-
-/// Replaces `copy` by a loop nest over its outer dimensions whose body moves
-/// one row in vectors of `width` elements and one narrower remainder.
-static void vectorizeCopy(memref::CopyOp copy, int64_t width) {
-  OpBuilder builder(copy);
-  Location loc = copy.getLoc();
-  Value source = copy.getSource(), target = copy.getTarget();
-  auto type = cast<MemRefType>(source.getType());
-  ArrayRef<int64_t> shape = type.getShape();
+/// Emits, at `builder`'s insertion point, a loop nest over the outer
+/// dimensions of `shape` whose body calls `moveRow` for each `width`-element
+/// piece of a row and once for the narrower remainder. `moveRow` gets the
+/// indices of the piece's first element and its width.
+static void emitRowLoops(
+    OpBuilder &builder, Location loc, ArrayRef<int64_t> shape, int64_t width,
+    llvm::function_ref<void(OpBuilder &, SmallVector<Value>, int64_t)> moveRow) {
   int64_t rowLength = shape.back();
   int64_t fullLength = rowLength - rowLength % width;
 
@@ -88,19 +77,86 @@ static void vectorizeCopy(memref::CopyOp copy, int64_t width) {
     builder.setInsertionPointToStart(loop.getBody());
     indices.push_back(loop.getInductionVar());
   }
-  Type elementType = type.getElementType();
+  auto withColumn = [&](Value column) {
+    SmallVector<Value> piece = indices;
+    piece.push_back(column);
+    return piece;
+  };
   if (fullLength > 0) {
     auto columns =
         scf::ForOp::create(builder, loc, zero, remainderColumn, step);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(columns.getBody());
-    copyVector(builder, loc, source, target, indices, columns.getInductionVar(),
-               width, elementType);
+    moveRow(builder, withColumn(columns.getInductionVar()), width);
   }
   if (rowLength > fullLength)
-    copyVector(builder, loc, source, target, indices, remainderColumn,
-               rowLength - fullLength, elementType);
+    moveRow(builder, withColumn(remainderColumn), rowLength - fullLength);
+}
+
+/// Replaces `copy` by row loops that move each piece with a vector load and
+/// store.
+static void vectorizeCopy(memref::CopyOp copy, int64_t width) {
+  OpBuilder builder(copy);
+  Location loc = copy.getLoc();
+  Value source = copy.getSource(), target = copy.getTarget();
+  auto type = cast<MemRefType>(source.getType());
+  emitRowLoops(builder, loc, type.getShape(), width,
+               [&](OpBuilder &b, SmallVector<Value> indices, int64_t pieceWidth) {
+                 auto vectorType =
+                     VectorType::get({pieceWidth}, type.getElementType());
+                 Value row =
+                     vector::LoadOp::create(b, loc, vectorType, source, indices);
+                 vector::StoreOp::create(b, loc, row, target, indices);
+               });
   copy.erase();
+}
+
+/// The fills this pass rewrites: of a statically shaped buffer with
+/// unit-stride rows. They would otherwise become scalar loops that LLVM
+/// vectorizes only sometimes (a -inf fill of a 3 MB activation ran at
+/// 3 GB/s).
+static bool isRowFill(linalg::FillOp fill) {
+  if (!fill.hasPureBufferSemantics())
+    return false;
+  auto type = dyn_cast<MemRefType>(fill.getOutputs()[0].getType());
+  return type && hasUnitStrideRows(type) &&
+         type.getElementType() == fill.getInputs()[0].getType();
+}
+
+/// Replaces `fill` by row loops that store a splat of its value; a
+/// contiguous buffer is one row.
+static void vectorizeFill(linalg::FillOp fill, int64_t width) {
+  OpBuilder builder(fill);
+  Location loc = fill.getLoc();
+  Value target = fill.getOutputs()[0];
+  auto type = cast<MemRefType>(target.getType());
+  if (type.getRank() > 1 && memref::isStaticShapeAndContiguousRowMajor(type)) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    target = memref::CollapseShapeOp::create(builder, loc, target,
+                                             ArrayRef<ReassociationIndices>{all});
+    type = cast<MemRefType>(target.getType());
+  }
+  Value value = fill.getInputs()[0];
+  llvm::SmallDenseMap<int64_t, Value> splats;
+  auto splat = [&](int64_t pieceWidth) {
+    Value &result = splats[pieceWidth];
+    if (!result)
+      result = vector::BroadcastOp::create(
+          builder, loc, VectorType::get({pieceWidth}, type.getElementType()),
+          value);
+    return result;
+  };
+  int64_t rowLength = type.getShape().back();
+  splat(std::min(width, rowLength));
+  if (rowLength % width)
+    splat(rowLength % width);
+  emitRowLoops(builder, loc, type.getShape(), width,
+               [&](OpBuilder &b, SmallVector<Value> indices, int64_t pieceWidth) {
+                 vector::StoreOp::create(b, loc, splat(pieceWidth), target,
+                                         indices);
+               });
+  fill.erase();
 }
 
 namespace {
@@ -115,12 +171,17 @@ struct VectorizeCopiesPass
       return signalPassFailure();
     }
     SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp copy) {
-      if (isStridedRowCopy(copy))
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](Operation *op) {
+      if (auto copy = dyn_cast<memref::CopyOp>(op); copy && isStridedRowCopy(copy))
         copies.push_back(copy);
+      if (auto fill = dyn_cast<linalg::FillOp>(op); fill && isRowFill(fill))
+        fills.push_back(fill);
     });
     for (memref::CopyOp copy : copies)
       vectorizeCopy(copy, vectorWidth);
+    for (linalg::FillOp fill : fills)
+      vectorizeFill(fill, vectorWidth);
   }
 };
 } // namespace

@@ -36,6 +36,7 @@ LogicalResult lower(ModuleOp module, const EvaluationOptions &options,
   lowering.threads = options.threads;
   lowering.channelsLast = options.channelsLast;
   lowering.schedule = schedule.str();
+  lowering.profile = options.profileCalls > 0;
   PassManager pm(module->getContext());
   if (failed(buildCpuLoweringPipeline(pm, lowering)))
     return failure();
@@ -113,7 +114,8 @@ llvm::json::Value toJson(const CandidateResult &result) {
                             {"contended", result.timing.contended},
                             {"vector_ops", result.vectorOps},
                             {"outputs", std::move(outputs)},
-                            {"checks", std::move(checks)}};
+                            {"checks", std::move(checks)},
+                            {"profile", profileToJson(result.profile)}};
 }
 
 CandidateResult fromJson(llvm::StringRef text) {
@@ -168,6 +170,8 @@ CandidateResult fromJson(llvm::StringRef text) {
       entry.expected = readNumber(*check, "expected");
       result.checks.push_back(entry);
     }
+  if (const llvm::json::Array *array = object->getArray("profile"))
+    result.profile = profileFromJson(*array);
   return result;
 }
 
@@ -351,6 +355,10 @@ std::string CandidateEvaluator::evaluateHere(ModuleOp schedule,
     if (llvm::Error error = machineLock->exclusive())
       return fail(llvm::toString(std::move(error)));
   result.timing = measure(*call, opts.measurement);
+  if (opts.profileCalls) {
+    result.profile = readProfiledOps(*module);
+    measureOps(*call, opts.profileCalls, result.profile);
+  }
 
   for (const HostTensor &output : outputs) {
     OutputSummary summary{output.typeString(), output.at(0), output.at(0), 0};

@@ -2,6 +2,8 @@
 
 #include "tcl/Run/JitModule.h"
 #include "tcl/Run/InputDomain.h"
+#include "tcl/Run/OpProfile.h"
+#include "tcl/Passes/Passes.h"
 #include "tcl/Support/Memory.h"
 
 
@@ -155,6 +157,14 @@ JitModule::compile(ModuleOp module, const CpuTarget &target) {
       ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return engine.takeError();
+  // A module lowered with profile=true calls back into this process.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kProfileMarkSymbol)] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(&tcl_profile_mark),
+        llvm::JITSymbolFlags::Exported);
+    return symbols;
+  });
   return std::unique_ptr<JitModule>(new JitModule(std::move(*engine)));
 }
 

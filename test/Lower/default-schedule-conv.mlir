@@ -2,17 +2,19 @@
 
 // A 2-d convolution is tiled to one output row and one filter row, which
 // decomposes into a 1-d convolution that the vectorizer turns into one
-// vector.contract per filter column (over the input channels), accumulated
-// into a (row-tile x 2 vector widths) block of the output row.
+// vector.contract per filter column, one input channel per step, accumulated
+// into a (row-tile / 2 x 2 vector widths) block of the output row.
 
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK:         scf.for %[[OH:.+]] = %c0 to %c8 step %c1
-// CHECK:           scf.for %[[KH:.+]] = %c0 to %c3 step %c1
-// CHECK:             %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
-// CHECK:             vector.transfer_read %{{.+}}[%c0, %[[IH]], %c0, %c0]{{.*}} : tensor<1x10x10x8xf32>, vector<1x10x8xf32>
-// CHECK:             vector.transfer_read %{{.+}}[%[[KH]], %c0, %c0, %c0]{{.*}} : tensor<3x3x8x16xf32>, vector<3x8x16xf32>
-// CHECK-COUNT-3:     vector.contract {{.*}} : vector<1x8x8xf32>, vector<8x16xf32> into vector<1x8x16xf32>
-// CHECK:             vector.transfer_write {{.*}} : vector<1x8x16xf32>, tensor<1x{{(1x)?}}8x16xf32>
+// CHECK:           scf.for %[[OW:.+]] = %c0 to %c8 step %c4
+// CHECK:             scf.for %[[KH:.+]] = %c0 to %c3 step %c1
+// CHECK:               scf.for %[[IC:.+]] = %c0 to %c8 step %c1
+// CHECK:                 %[[IH:.+]] = affine.apply #{{.+}}(%[[OH]], %[[KH]])
+// CHECK:                 vector.transfer_read %{{.+}}[%c0, %[[IH]], %[[OW]], %[[IC]]]{{.*}} : tensor<1x10x10x8xf32>, vector<1x6x1xf32>
+// CHECK:                 vector.transfer_read %{{.+}}[%[[KH]], %c0, %[[IC]], %c0]{{.*}} : tensor<3x3x8x16xf32>, vector<3x1x16xf32>
+// CHECK-COUNT-3:         vector.contract {{.*}} : vector<1x4x1xf32>, vector<1x16xf32> into vector<1x4x16xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<1x4x16xf32>, tensor<1x{{(1x)?}}4x16xf32>
 // CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
 func.func @conv_nhwc(%i: tensor<1x10x10x8xf32>, %f: tensor<3x3x8x16xf32>, %o: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -85,4 +87,22 @@ func.func @grouped_channels_last(%i: tensor<1x9x9x4x3xf32>, %f: tensor<4x4x3x3x3
   %r = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
      ins(%i, %f : tensor<1x9x9x4x3xf32>, tensor<4x4x3x3x3xf32>) outs(%o : tensor<1x4x4x4x4xf32>) -> tensor<1x4x4x4x4xf32>
   return %r : tensor<1x4x4x4x4xf32>
+}
+
+// -----
+
+// A filter larger than the input (a deep layer) is visited output-channel
+// tile by tile, outermost, so that a tile's filter slice stays in cache
+// across every output row.
+
+// CHECK-LABEL: func.func @conv_weight_stationary
+// CHECK:         scf.for {{.*}} = %c0 to %c64 step %c16
+// CHECK:           scf.for {{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for {{.*}} = %c0 to %c3 step %c1
+// CHECK:               scf.for {{.*}} = %c0 to %c64 step %c1
+// CHECK:                 vector.contract
+func.func @conv_weight_stationary(%i: tensor<1x4x4x64xf32>, %f: tensor<3x3x64x64xf32>, %o: tensor<1x2x2x64xf32>) -> tensor<1x2x2x64xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x4x4x64xf32>, tensor<3x3x64x64xf32>) outs(%o : tensor<1x2x2x64xf32>) -> tensor<1x2x2x64xf32>
+  return %r : tensor<1x2x2x64xf32>
 }

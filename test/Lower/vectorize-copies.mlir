@@ -61,3 +61,48 @@ func.func @kept(%col: memref<4x1xf32, strided<[8, 2]>>, %dst: memref<4x1xf32>,
   memref.copy %dyn, %ddst : memref<?x16xf32, strided<[32, 1]>> to memref<?x16xf32>
   return
 }
+
+// -----
+
+// A fill of a contiguous buffer is one row: collapsed, then 8-wide splat
+// stores and a 4-wide remainder (4x5 = 20 elements).
+
+// CHECK-LABEL: func.func @fill_contiguous
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1]] : memref<4x5xf32> into memref<20xf32>
+// CHECK-DAG:     %[[WIDE:.+]] = vector.broadcast %[[VALUE:.+]] : f32 to vector<8xf32>
+// CHECK-DAG:     %[[NARROW:.+]] = vector.broadcast %[[VALUE]] : f32 to vector<4xf32>
+// CHECK:         scf.for %[[C:.+]] = %c0 to %c16 step %c8
+// CHECK-NEXT:      vector.store %[[WIDE]], %[[FLAT]][%[[C]]] : memref<20xf32>, vector<8xf32>
+// CHECK:         vector.store %[[NARROW]], %[[FLAT]][%c16] : memref<20xf32>, vector<4xf32>
+func.func @fill_contiguous(%value: f32, %dst: memref<4x5xf32>) {
+  linalg.fill ins(%value : f32) outs(%dst : memref<4x5xf32>)
+  return
+}
+
+// -----
+
+// A strided buffer (a pad's border region) is filled row by row.
+
+// CHECK-LABEL: func.func @fill_strided
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[SPLAT:.+]] = vector.broadcast %{{.+}} : f32 to vector<8xf32>
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c3 step %c1
+// CHECK:           scf.for %[[C:.+]] = %c0 to %c16 step %c8
+// CHECK-NEXT:        vector.store %[[SPLAT]], %{{.+}}[%[[I]], %[[C]]] : memref<3x16xf32, strided<[32, 1]>>, vector<8xf32>
+func.func @fill_strided(%value: f32, %dst: memref<3x16xf32, strided<[32, 1]>>) {
+  linalg.fill ins(%value : f32) outs(%dst : memref<3x16xf32, strided<[32, 1]>>)
+  return
+}
+
+// -----
+
+// Fills on tensors are the schedule's business: kept.
+
+// CHECK-LABEL: func.func @fill_tensor
+// CHECK:         linalg.fill
+func.func @fill_tensor(%value: f32) -> tensor<4x16xf32> {
+  %empty = tensor.empty() : tensor<4x16xf32>
+  %filled = linalg.fill ins(%value : f32) outs(%empty : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %filled : tensor<4x16xf32>
+}

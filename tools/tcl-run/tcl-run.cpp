@@ -23,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
@@ -30,6 +31,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <numeric>
 
 using namespace mlir;
 using namespace tcl;
@@ -89,6 +91,16 @@ static cl::list<unsigned> cores(
              "no other tcl measurement shares them (default: any core, no "
              "lock)"),
     cl::cat(category));
+static cl::opt<unsigned> profile(
+    "profile",
+    cl::desc("After timing, call the entry this many more times with every "
+             "top-level op timed, and print where the time goes: the ops "
+             "of the tasks and the glue between them (copies, fills, "
+             "allocations)"),
+    cl::value_desc("calls"), cl::init(0), cl::cat(category));
+static cl::opt<unsigned> profileTop(
+    "profile-top", cl::desc("Ops --profile lists, the slowest first"),
+    cl::init(20), cl::cat(category));
 static cl::opt<unsigned> timeoutSeconds(
     "timeout", cl::desc("Seconds one schedule may take to compile and run"),
     cl::init(300), cl::cat(category));
@@ -126,7 +138,8 @@ static llvm::json::Object resultJson(const CandidateResult &result) {
                             {"contended", result.timing.contended},
                             {"vector_ops", result.vectorOps},
                             {"scalar_fallback", result.scalarFallback()},
-                            {"checks", std::move(checks)}};
+                            {"checks", std::move(checks)},
+                            {"profile", profileToJson(result.profile)}};
 }
 
 /// Prints one schedule's result the way the single-schedule mode reports it.
@@ -185,6 +198,40 @@ static void printResult(const CandidateResult &result, double flops) {
                    << ", expected " << check.expected << ")";
     llvm::outs() << "\n";
   }
+}
+
+/// Where one call's time goes: the total per category, then the slowest
+/// ops with their source locations.
+static void printProfile(const std::vector<ProfiledOp> &ops) {
+  double total = 0;
+  llvm::MapVector<llvm::StringRef, std::pair<double, unsigned>> byCategory;
+  for (const ProfiledOp &op : ops) {
+    total += op.seconds;
+    auto &[seconds, count] = byCategory[op.category];
+    seconds += op.seconds;
+    ++count;
+  }
+  llvm::outs() << "  profile:    " << ops.size() << " top-level ops, "
+               << formatSeconds(total) << " per call (medians of "
+               << profile << " calls)\n";
+  for (auto &[name, entry] : byCategory)
+    llvm::outs() << llvm::formatv("    {0,-8} {1,4} ops {2,12} {3,6:P1}\n",
+                                  name, entry.second,
+                                  formatSeconds(entry.first),
+                                  total > 0 ? entry.first / total : 0.0);
+  std::vector<size_t> order(ops.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return ops[a].seconds > ops[b].seconds;
+  });
+  order.resize(std::min<size_t>(order.size(), profileTop));
+  llvm::outs() << "    slowest ops:\n";
+  for (size_t index : order)
+    llvm::outs() << llvm::formatv(
+        "    #{0,-4} {1,12} {2,6:P1}  {3,-8} {4,-16} {5}\n", index,
+        formatSeconds(ops[index].seconds),
+        total > 0 ? ops[index].seconds / total : 0.0, ops[index].category,
+        ops[index].op, ops[index].location);
 }
 
 static OwningOpRef<ModuleOp> parseFile(llvm::StringRef path,
@@ -304,6 +351,7 @@ int main(int argc, char **argv) {
   options.relTolerance = relTolerance;
   options.measurement = measurement.policy();
   options.limits.timeoutSeconds = timeoutSeconds;
+  options.profileCalls = profile;
   options.cores.assign(cores.begin(), cores.end());
   // Resolved once up front: a bad --cpu or --features is reported before
   // anything is compiled.
@@ -347,6 +395,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     printResult(result, (*evaluator)->flops());
+    if (!result.profile.empty())
+      printProfile(result.profile);
     report["schedule"] = schedule;
     for (auto &[key, value] : resultJson(result))
       report[key] = value;

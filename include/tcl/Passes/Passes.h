@@ -50,7 +50,19 @@ struct CpuLoweringOptions : public mlir::PassPipelineOptions<CpuLoweringOptions>
                      "convolutions and poolings into channels-last ones "
                      "first (tcl-convert-conv-to-nhwc)"),
       llvm::cl::init(true)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time every top-level op (tcl-profile-ops): the module "
+                     "calls tcl_profile_mark, which the caller provides"),
+      llvm::cl::init(false)};
 };
+
+/// The runtime function tcl-profile-ops calls: `void tcl_profile_mark(i64)`.
+inline constexpr llvm::StringLiteral kProfileMarkSymbol = "tcl_profile_mark";
+/// The mark id at a function's entry: it starts the clock.
+inline constexpr int64_t kProfileEntryMark = -1;
+/// The module attribute that describes each mark id's op.
+inline constexpr llvm::StringLiteral kProfileOpsAttr = "tcl.profile_ops";
 
 /// Rewrites the channels-first convolutions and poolings under `root` into
 /// channels-last ones and sinks the transposes back to NCHW through the

@@ -236,6 +236,25 @@ def TclReadOnlyArguments : Pass<"tcl-read-only-arguments", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
+def TclDecomposePads : Pass<"tcl-decompose-pads", "mlir::func::FuncOp"> {
+  let summary = "Write each tensor.pad as a fill of its result and a copy of "
+                "its source into it";
+  let description = [{
+    One-shot bufferization writes a `tensor.pad` as a `linalg.map` that
+    evaluates the pad's region for every element of the result, then a copy
+    of the source into it; the map lowers to scalar loops (a max pooling's
+    -inf padding of a 112x112x64 activation took longer than the pooling).
+    This pass rewrites each pad whose padding value does not depend on the
+    position into `tensor.empty`, `linalg.fill` and `tensor.insert_slice`
+    (upstream's DecomposePadOpPattern), which bufferize to a fill at memory
+    speed and a strided copy that `tcl-vectorize-copies` vectorizes. Run it
+    on scheduled IR, right before bufferization: a pad still on tensors then
+    is outside every tuned tile.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TclUnshareFills : Pass<"tcl-unshare-fills", "mlir::func::FuncOp"> {
   let summary = "Give every op that writes into a linalg.fill its own fill";
   let description = [{
@@ -253,9 +272,31 @@ def TclUnshareFills : Pass<"tcl-unshare-fills", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def TclProfileOps : Pass<"tcl-profile-ops", "mlir::ModuleOp"> {
+  let summary = "Time every top-level op of the module's functions";
+  let description = [{
+    Runs on buffers (after bufferization). Inserts a call to the runtime's
+    `tcl_profile_mark(id)` at the entry of each defined function and after
+    every op of its body that has side effects: the loop nests of tiled
+    tasks, copies, fills, allocations and calls. The runtime attributes the
+    time between two marks to the op before the second, so that a network's
+    latency splits into its tasks and the glue between them (what
+    `tcl-run --profile` prints). Pure ops (constants, views, casts) cost
+    nothing at run time and fall to the next mark.
+
+    The module gets a `tcl.profile_ops` attribute: for each mark id, a
+    dictionary with the op's `category` (`compute`, `copy`, `fill`, `alloc`,
+    `call`), its `op` name and its source `location`. A function called from
+    another instrumented function restarts the clock, so its caller's call
+    op only gets the time after the callee's last mark: profile modules
+    whose entry function does the work.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def TclVectorizeCopies : Pass<"tcl-vectorize-copies", "mlir::func::FuncOp"> {
-  let summary = "Lower strided memref.copy ops to loops of vector loads and "
-                "stores";
+  let summary = "Lower strided memref.copy ops and buffer fills to loops of "
+                "vector loads and stores";
   let description = [{
     Bufferization writes a `tensor.pad` or `tensor.insert_slice` as a
     `memref.copy` into a strided subview. A copy between buffers that are
@@ -268,6 +309,10 @@ def TclVectorizeCopies : Pass<"tcl-vectorize-copies", "mlir::func::FuncOp"> {
     by vector loads and stores of `vector-width` elements, with one narrower
     vector for the remainder. Copies between two contiguous buffers are left
     alone: they already lower to one `memcpy`.
+
+    A `linalg.fill` of such a buffer (a layer's zero accumulator, a pad's
+    border) becomes the same loops storing a splat of its value; a
+    contiguous buffer is filled as one row.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"16",

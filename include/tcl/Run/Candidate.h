@@ -17,6 +17,7 @@
 #include "tcl/Run/HostTensor.h"
 #include "tcl/Run/Isolated.h"
 #include "tcl/Run/JitModule.h"
+#include "tcl/Run/OpProfile.h"
 #include "tcl/Run/Statistics.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -77,6 +78,9 @@ struct CandidateResult {
   bool wantsVectors = false;
   std::vector<OutputSummary> outputs;
   std::vector<OutputCheck> checks;
+  /// Each top-level op's median time per call (EvaluationOptions::
+  /// profileCalls), in program order; empty when not profiled.
+  std::vector<ProfiledOp> profile;
 
   /// A vectorizing schedule whose code came out scalar: flagged, because
   /// its time says nothing about the vectorized schedule it claims to be.
@@ -102,6 +106,9 @@ struct EvaluationOptions {
   /// locks, any core.
   std::vector<unsigned> cores;
   InjectedFault injectedFault = InjectedFault::None;
+  /// After timing, calls the entry this many more times with every
+  /// top-level op timed (tcl-profile-ops); 0: no profile.
+  unsigned profileCalls = 0;
   /// Run candidates in a child process (disable only to debug in-process).
   bool isolate = true;
 };
