@@ -82,6 +82,20 @@ struct CandidateResult {
   /// profileCalls), in program order; empty when not profiled.
   std::vector<ProfiledOp> profile;
 
+  /// Ran, and matched the reference wherever the reference was finite: the
+  /// check failed only because the naive-loops reference overflowed (a deep
+  /// network on random weights), so it judged nothing.
+  bool unjudged() const {
+    return status == CandidateStatus::WrongResult && !checks.empty() &&
+           llvm::all_of(checks,
+                        [](const OutputCheck &check) {
+                          return check.comparison.mismatches == 0;
+                        }) &&
+           llvm::any_of(checks, [](const OutputCheck &check) {
+             return check.comparison.nonFiniteReference > 0;
+           });
+  }
+
   /// A vectorizing schedule whose code came out scalar: flagged, because
   /// its time says nothing about the vectorized schedule it claims to be.
   bool scalarFallback() const { return wantsVectors && vectorOps == 0; }
