@@ -92,7 +92,8 @@ TEST(HostTensor, PositiveDomainFillsArePositive) {
   HostTensor a(ElementKind::F32, {256});
   InputDomain positive;
   positive.positive = true;
-  a.fillRandom(3, positive, 2.0);
+  positive.scale = 2.0;
+  a.fillRandom(3, positive);
   for (int64_t i = 0; i < a.numElements(); ++i) {
     EXPECT_GE(a.at(i), 1.0);
     EXPECT_LT(a.at(i), 3.0);

@@ -57,14 +57,16 @@ static DenseElementsAttr randomValues(ShapedType type, Value value,
     return {};
   }
   InputDomain domain = value ? inferInputDomain(value) : InputDomain();
-  double scale = 1.0;
-  if (!domain.positive && type.getRank() >= 2 &&
+  // A weight no contraction reads directly (torch-mlir transposes Linear
+  // weights in a generic) is scaled by its layout: PyTorch's weights put
+  // the output channels first and the fan-in after them.
+  if (!domain.positive && domain.scale == 1.0 && type.getRank() >= 2 &&
       type.getNumElements() > 0) {
     double fanIn = double(type.getNumElements()) / type.getDimSize(0);
-    scale = std::sqrt(3.0 / fanIn);
+    domain.scale = std::sqrt(3.0 / fanIn);
   }
   HostTensor values(*kind, type.getShape());
-  values.fillRandom(seed, domain, scale);
+  values.fillRandom(seed, domain);
   ArrayRef<char> bytes(static_cast<const char *>(values.data()),
                        values.numElements() * elementBytes(*kind));
   return DenseElementsAttr::getFromRawBuffer(type, bytes);

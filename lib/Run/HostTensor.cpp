@@ -102,9 +102,9 @@ void HostTensor::fillZero() {
   std::memset(storage.get(), 0, count * elementBytes(elementKind));
 }
 
-void HostTensor::fillRandom(uint64_t seed, const InputDomain &domain,
-                            double scale) {
+void HostTensor::fillRandom(uint64_t seed, const InputDomain &domain) {
   bool positive = domain.positive;
+  double scale = domain.scale;
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<double> real(positive ? 0.5 : -1.0,
                                               positive ? 1.5 : 1.0);

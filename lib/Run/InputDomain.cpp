@@ -4,9 +4,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace tcl;
@@ -100,12 +103,57 @@ static std::optional<int64_t> indexBound(Value value) {
   return bound;
 }
 
+/// The fan-in of `value` if it is a weight: the product of the reduction
+/// loops that index it where a contraction or convolution reads it as its
+/// second input, following reshapes, transposes and broadcasts.
+static std::optional<int64_t> weightFanIn(Value value) {
+  llvm::SetVector<Value> reached;
+  reached.insert(value);
+  for (size_t next = 0; next < reached.size(); ++next) {
+    for (OpOperand &use : reached[next].getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+              linalg::TransposeOp, linalg::BroadcastOp>(user)) {
+        reached.insert(user->getResults().begin(), user->getResults().end());
+        continue;
+      }
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (!linalgOp || linalgOp.getNumDpsInputs() != 2 ||
+          use.getOperandNumber() != 1 ||
+          !(linalg::isaContractionOpInterface(linalgOp) ||
+            linalg::isaConvolutionOpInterface(linalgOp)))
+        continue;
+      SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+      SmallVector<utils::IteratorType> iterators =
+          linalgOp.getIteratorTypesArray();
+      int64_t fanIn = 1;
+      for (AffineExpr result :
+           linalgOp.getMatchingIndexingMap(&use).getResults()) {
+        auto dim = dyn_cast<AffineDimExpr>(result);
+        if (!dim || iterators[dim.getPosition()] != utils::IteratorType::reduction)
+          continue;
+        if (ShapedType::isDynamic(ranges[dim.getPosition()]))
+          return std::nullopt;
+        fanIn *= ranges[dim.getPosition()];
+      }
+      return fanIn;
+    }
+  }
+  return std::nullopt;
+}
+
 InputDomain tcl::inferInputDomain(Value value) {
   InputDomain domain;
   Type element = getElementTypeOrSelf(value.getType());
-  if (isa<FloatType>(element))
-    domain.positive = reachesPositiveOperand(value);
-  else if (isa<IntegerType, IndexType>(element))
+  if (isa<IntegerType, IndexType>(element)) {
     domain.indexBound = indexBound(value);
+    return domain;
+  }
+  if (!isa<FloatType>(element))
+    return domain;
+  domain.positive = reachesPositiveOperand(value);
+  std::optional<int64_t> fanIn = weightFanIn(value);
+  if (!domain.positive && fanIn && *fanIn > 0)
+    domain.scale = std::sqrt(3.0 / double(*fanIn));
   return domain;
 }

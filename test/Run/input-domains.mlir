@@ -1,6 +1,7 @@
 // RUN: tcl-run %s --check --repeats=1 --warmup=0 --cores=0 | FileCheck %s
 // RUN: not tcl-run %s --entry=shifted --check --repeats=1 --warmup=0 2>&1 | FileCheck %s --check-prefix=SHIFTED
 // RUN: tcl-run %s --entry=normalized --check --repeats=3 --warmup=1 | FileCheck %s --check-prefix=NORMALIZED
+// RUN: tcl-run %s --entry=weights --check --repeats=1 --warmup=0 | FileCheck %s --check-prefix=WEIGHTS
 
 // Random inputs that reach a square root or a logarithm are positive, so a
 // model that is finite on real data is finite on tcl's inputs, and its
@@ -63,4 +64,26 @@ func.func @normalized(%x: tensor<8x16xf32>, %mean: tensor<16xf32>, %var: tensor<
     linalg.yield %r : f32
   } -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>
+}
+
+// An argument a matmul reads as its second operand is a weight: drawn at
+// PyTorch's scale, [-1, 1) x sqrt(3 / 48) = 0.25 for a fan-in of 48, so that
+// a deep network on random weights keeps its activations' scale. The first
+// operand (an activation) keeps [-1, 1).
+
+// WEIGHTS: output #1:  2x48xf32, min -{{[5-9]\.[0-9]+}}E-01, max {{[5-9]\.[0-9]+}}E-01
+// WEIGHTS: output #2:  48x16xf32, min -{{[12]\.[0-9]+}}E-01, max {{[12]\.[0-9]+}}E-01
+// WEIGHTS: check: output #0 (2x16xf32) matches the naive-loops reference
+func.func @weights(%a: tensor<2x48xf32>, %w: tensor<48x16xf32>)
+    -> (tensor<2x16xf32>, tensor<2x48xf32>, tensor<48x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<2x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %y = linalg.matmul ins(%a, %w : tensor<2x48xf32>, tensor<48x16xf32>)
+                     outs(%fill : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %a_init = tensor.empty() : tensor<2x48xf32>
+  %a_copy = linalg.copy ins(%a : tensor<2x48xf32>) outs(%a_init : tensor<2x48xf32>) -> tensor<2x48xf32>
+  %w_init = tensor.empty() : tensor<48x16xf32>
+  %w_copy = linalg.copy ins(%w : tensor<48x16xf32>) outs(%w_init : tensor<48x16xf32>) -> tensor<48x16xf32>
+  return %y, %a_copy, %w_copy : tensor<2x16xf32>, tensor<2x48xf32>, tensor<48x16xf32>
 }

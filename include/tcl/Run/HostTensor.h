@@ -36,6 +36,12 @@ struct InputDomain {
   /// Integers used as indices into a dimension of this size (token ids into
   /// an embedding table) are drawn in [0, indexBound).
   std::optional<int64_t> indexBound;
+  /// Floats that are a layer's weights (a convolution's filter, a
+  /// contraction's second operand) are drawn at PyTorch's initialisation
+  /// scale, [-1, 1) x sqrt(3 / fan-in): on unit weights a deep network's
+  /// activations grow by about sqrt(fan-in) a layer until they overflow, and
+  /// long before that its rounding errors outgrow any tolerance.
+  double scale = 1.0;
 };
 
 /// Result of comparing a tensor against a reference.
@@ -63,12 +69,11 @@ public:
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
 
-  /// Uniform values from `seed`: floats in [-1, 1) times `scale`, or in
-  /// [0.5, 1.5) times `scale` when `domain.positive`; integers in [-8, 8), or
+  /// Uniform values from `seed`: floats in [-1, 1) times `domain.scale`, or
+  /// in [0.5, 1.5) times it when `domain.positive`; integers in [-8, 8), or
   /// [1, 8) when positive, or [0, indexBound). The same arguments always
   /// give the same tensor.
-  void fillRandom(uint64_t seed, const InputDomain &domain = {},
-                  double scale = 1.0);
+  void fillRandom(uint64_t seed, const InputDomain &domain = {});
   void fillZero();
   /// Element `index` of the flattened tensor, as a double.
   double at(int64_t index) const;

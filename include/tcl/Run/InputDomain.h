@@ -28,6 +28,10 @@ namespace tcl {
 ///   `tensor.extract` through casts and linalg payloads: the smallest
 ///   dimension it indexes (torch-mlir's embedding lookups assert that ids
 ///   are in bounds).
+/// - `scale` sqrt(3 / fan-in) if `value` is read, through reshapes,
+///   transposes and broadcasts, as the second input of a contraction or a
+///   convolution (a weight); fan-in is the product of the reduction loops
+///   that index it (K of a matmul, KH x KW x C of a filter).
 InputDomain inferInputDomain(mlir::Value value);
 
 } // namespace tcl
