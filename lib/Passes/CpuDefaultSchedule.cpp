@@ -159,7 +159,14 @@ struct TileSizeHeuristic {
       setInnermost(dims->depth, vectorWidth);
       if (!dims->filterLoop.empty())
         sizes[dims->filterLoop.front()] = 1;
-      setInnermost(dims->inputChannel, 1);
+      // An output-channel tile that is not whole vectors (24 channels) runs
+      // part-empty vectors every step; a vector of input channels per step
+      // amortizes them.
+      bool wholeVectors = dims->outputChannel.empty() ||
+                          sizes[*innermostOf(dims->outputChannel)] %
+                                  vectorWidth ==
+                              0;
+      setInnermost(dims->inputChannel, wholeVectors ? 1 : vectorWidth);
       return sizes;
     }
     case TaskKind::Elementwise:

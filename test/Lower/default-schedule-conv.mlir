@@ -106,3 +106,18 @@ func.func @conv_weight_stationary(%i: tensor<1x4x4x64xf32>, %f: tensor<3x3x64x64
      ins(%i, %f : tensor<1x4x4x64xf32>, tensor<3x3x64x64xf32>) outs(%o : tensor<1x2x2x64xf32>) -> tensor<1x2x2x64xf32>
   return %r : tensor<1x2x2x64xf32>
 }
+
+// -----
+
+// An output-channel tile that is not whole vectors (12 channels of 8-wide
+// vectors) takes a vector of input channels per step instead of one.
+
+// CHECK-LABEL: func.func @conv_partial_vector_channels
+// CHECK:         scf.for {{.*}} = %c0 to %c24 step %c12
+// CHECK:           scf.for {{.*}} = %c0 to %c16 step %c8
+// CHECK:             vector.contract
+func.func @conv_partial_vector_channels(%i: tensor<1x4x4x16xf32>, %f: tensor<1x1x16x24xf32>, %o: tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+     ins(%i, %f : tensor<1x4x4x16xf32>, tensor<1x1x16x24xf32>) outs(%o : tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32>
+  return %r : tensor<1x4x4x24xf32>
+}
