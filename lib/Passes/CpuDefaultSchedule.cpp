@@ -151,10 +151,9 @@ struct TileSizeHeuristic {
       bool convolution = kind == TaskKind::Conv2D;
       setAll(dims->outputImage, 1);
       if (!dims->outputImage.empty())
-        sizes[dims->outputImage.back()] =
-            largestDivisorAtMost(bounds[dims->outputImage.back()],
-                                 convolution ? std::max<int64_t>(1, rowTile / 2)
-                                             : rowTile);
+        sizes[dims->outputImage.back()] = largestDivisorAtMost(
+            bounds[dims->outputImage.back()],
+            convolution ? std::max<int64_t>(1, rowTile / 2) : rowTile);
       setInnermost(dims->outputChannel, 2 * vectorWidth);
       setInnermost(dims->depth, vectorWidth);
       if (!dims->filterLoop.empty())
@@ -162,10 +161,9 @@ struct TileSizeHeuristic {
       // An output-channel tile that is not whole vectors (24 channels) runs
       // part-empty vectors every step; a vector of input channels per step
       // amortizes them.
-      bool wholeVectors = dims->outputChannel.empty() ||
-                          sizes[*innermostOf(dims->outputChannel)] %
-                                  vectorWidth ==
-                              0;
+      bool wholeVectors =
+          dims->outputChannel.empty() ||
+          sizes[*innermostOf(dims->outputChannel)] % vectorWidth == 0;
       setInnermost(dims->inputChannel, wholeVectors ? 1 : vectorWidth);
       return sizes;
     }
@@ -230,8 +228,7 @@ struct TileSizeHeuristic {
     linalg::ConvolutionDimensions convolution;
     if (kind == TaskKind::Matmul || kind == TaskKind::BatchMatmul) {
       contraction = *linalg::inferContractionDims(op);
-      groups = {contraction.batch, contraction.n, contraction.m,
-                contraction.k};
+      groups = {contraction.batch, contraction.n, contraction.m, contraction.k};
     } else if (kind == TaskKind::Conv2D && filterOutweighsInput(op)) {
       convolution = *linalg::inferConvolutionDims(op);
       groups = {convolution.batch, convolution.outputChannel,
@@ -252,7 +249,8 @@ struct TileSizeHeuristic {
 
   /// True if the convolution's filter has more elements than its input.
   static bool filterOutweighsInput(linalg::LinalgOp op) {
-    auto input = dyn_cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
+    auto input =
+        dyn_cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
     auto filter =
         dyn_cast<ShapedType>(op.getDpsInputOperand(1)->get().getType());
     return input && filter && input.hasStaticShape() &&

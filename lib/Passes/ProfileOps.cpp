@@ -49,8 +49,7 @@ static std::string describeLocation(Location loc) {
 }
 
 namespace {
-struct ProfileOpsPass
-    : public tcl::impl::TclProfileOpsBase<ProfileOpsPass> {
+struct ProfileOpsPass : public tcl::impl::TclProfileOpsBase<ProfileOpsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -58,8 +57,8 @@ struct ProfileOpsPass
     MLIRContext *context = &getContext();
     OpBuilder builder(context);
     auto i64 = builder.getI64Type();
-    auto markType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                                {i64});
+    auto markType =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), {i64});
     builder.setInsertionPointToStart(module.getBody());
     auto mark = LLVM::LLVMFuncOp::create(builder, module.getLoc(),
                                          tcl::kProfileMarkSymbol, markType);
@@ -88,8 +87,9 @@ struct ProfileOpsPass
                                   builder.getStringAttr(categoryOf(op))),
              builder.getNamedAttr(
                  "op", builder.getStringAttr(op->getName().getStringRef())),
-             builder.getNamedAttr("location", builder.getStringAttr(
-                                                  describeLocation(op->getLoc())))}));
+             builder.getNamedAttr(
+                 "location",
+                 builder.getStringAttr(describeLocation(op->getLoc())))}));
       }
     }
     module->setAttr(tcl::kProfileOpsAttr, builder.getArrayAttr(labels));

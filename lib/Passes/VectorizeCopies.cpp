@@ -47,9 +47,11 @@ static bool isStridedRowCopy(memref::CopyOp copy) {
 /// dimensions of `shape` whose body calls `moveRow` for each `width`-element
 /// piece of a row and once for the narrower remainder. `moveRow` gets the
 /// indices of the piece's first element and its width.
-static void emitRowLoops(
-    OpBuilder &builder, Location loc, ArrayRef<int64_t> shape, int64_t width,
-    llvm::function_ref<void(OpBuilder &, SmallVector<Value>, int64_t)> moveRow) {
+static void
+emitRowLoops(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
+             int64_t width,
+             llvm::function_ref<void(OpBuilder &, SmallVector<Value>, int64_t)>
+                 moveRow) {
   int64_t rowLength = shape.back();
   int64_t fullLength = rowLength - rowLength % width;
 
@@ -100,14 +102,13 @@ static void vectorizeCopy(memref::CopyOp copy, int64_t width) {
   Location loc = copy.getLoc();
   Value source = copy.getSource(), target = copy.getTarget();
   auto type = cast<MemRefType>(source.getType());
-  emitRowLoops(builder, loc, type.getShape(), width,
-               [&](OpBuilder &b, SmallVector<Value> indices, int64_t pieceWidth) {
-                 auto vectorType =
-                     VectorType::get({pieceWidth}, type.getElementType());
-                 Value row =
-                     vector::LoadOp::create(b, loc, vectorType, source, indices);
-                 vector::StoreOp::create(b, loc, row, target, indices);
-               });
+  emitRowLoops(
+      builder, loc, type.getShape(), width,
+      [&](OpBuilder &b, SmallVector<Value> indices, int64_t pieceWidth) {
+        auto vectorType = VectorType::get({pieceWidth}, type.getElementType());
+        Value row = vector::LoadOp::create(b, loc, vectorType, source, indices);
+        vector::StoreOp::create(b, loc, row, target, indices);
+      });
   copy.erase();
 }
 
@@ -133,8 +134,8 @@ static void vectorizeFill(linalg::FillOp fill, int64_t width) {
   if (type.getRank() > 1 && memref::isStaticShapeAndContiguousRowMajor(type)) {
     ReassociationIndices all =
         llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-    target = memref::CollapseShapeOp::create(builder, loc, target,
-                                             ArrayRef<ReassociationIndices>{all});
+    target = memref::CollapseShapeOp::create(
+        builder, loc, target, ArrayRef<ReassociationIndices>{all});
     type = cast<MemRefType>(target.getType());
   }
   Value value = fill.getInputs()[0];
@@ -151,11 +152,11 @@ static void vectorizeFill(linalg::FillOp fill, int64_t width) {
   splat(std::min(width, rowLength));
   if (rowLength % width)
     splat(rowLength % width);
-  emitRowLoops(builder, loc, type.getShape(), width,
-               [&](OpBuilder &b, SmallVector<Value> indices, int64_t pieceWidth) {
-                 vector::StoreOp::create(b, loc, splat(pieceWidth), target,
-                                         indices);
-               });
+  emitRowLoops(
+      builder, loc, type.getShape(), width,
+      [&](OpBuilder &b, SmallVector<Value> indices, int64_t pieceWidth) {
+        vector::StoreOp::create(b, loc, splat(pieceWidth), target, indices);
+      });
   fill.erase();
 }
 
@@ -173,7 +174,8 @@ struct VectorizeCopiesPass
     SmallVector<memref::CopyOp> copies;
     SmallVector<linalg::FillOp> fills;
     getOperation().walk([&](Operation *op) {
-      if (auto copy = dyn_cast<memref::CopyOp>(op); copy && isStridedRowCopy(copy))
+      if (auto copy = dyn_cast<memref::CopyOp>(op);
+          copy && isStridedRowCopy(copy))
         copies.push_back(copy);
       if (auto fill = dyn_cast<linalg::FillOp>(op); fill && isRowFill(fill))
         fills.push_back(fill);

@@ -103,19 +103,20 @@ llvm::json::Value toJson(const CandidateResult &result) {
         {"non_finite_reference", check.comparison.nonFiniteReference},
         {"got", number(check.got)},
         {"expected", number(check.expected)}});
-  return llvm::json::Object{{"status", statusName(result.status)},
-                            {"ok", result.ok},
-                            {"failure", result.failure},
-                            {"compile_s", number(result.compileSeconds)},
-                            {"samples_s", std::move(samples)},
-                            {"calls_per_sample", result.timing.callsPerSample},
-                            {"contended_samples", result.timing.contendedSamples},
-                            {"contended_s", number(result.timing.contendedSeconds)},
-                            {"contended", result.timing.contended},
-                            {"vector_ops", result.vectorOps},
-                            {"outputs", std::move(outputs)},
-                            {"checks", std::move(checks)},
-                            {"profile", profileToJson(result.profile)}};
+  return llvm::json::Object{
+      {"status", statusName(result.status)},
+      {"ok", result.ok},
+      {"failure", result.failure},
+      {"compile_s", number(result.compileSeconds)},
+      {"samples_s", std::move(samples)},
+      {"calls_per_sample", result.timing.callsPerSample},
+      {"contended_samples", result.timing.contendedSamples},
+      {"contended_s", number(result.timing.contendedSeconds)},
+      {"contended", result.timing.contended},
+      {"vector_ops", result.vectorOps},
+      {"outputs", std::move(outputs)},
+      {"checks", std::move(checks)},
+      {"profile", profileToJson(result.profile)}};
 }
 
 CandidateResult fromJson(llvm::StringRef text) {

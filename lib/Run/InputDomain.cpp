@@ -130,7 +130,8 @@ static std::optional<int64_t> weightFanIn(Value value) {
       for (AffineExpr result :
            linalgOp.getMatchingIndexingMap(&use).getResults()) {
         auto dim = dyn_cast<AffineDimExpr>(result);
-        if (!dim || iterators[dim.getPosition()] != utils::IteratorType::reduction)
+        if (!dim ||
+            iterators[dim.getPosition()] != utils::IteratorType::reduction)
           continue;
         if (ShapedType::isDynamic(ranges[dim.getPosition()]))
           return std::nullopt;

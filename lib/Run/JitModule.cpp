@@ -1,11 +1,10 @@
 //===- JitModule.cpp - JIT-compile and call a lowered module --------------===//
 
 #include "tcl/Run/JitModule.h"
+#include "tcl/Passes/Passes.h"
 #include "tcl/Run/InputDomain.h"
 #include "tcl/Run/OpProfile.h"
-#include "tcl/Passes/Passes.h"
 #include "tcl/Support/Memory.h"
-
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"

@@ -45,7 +45,7 @@ std::vector<ProfiledOp> tcl::readProfiledOps(ModuleOp module) {
 }
 
 void tcl::measureOps(const std::function<void()> &call, unsigned calls,
-                       std::vector<ProfiledOp> &ops) {
+                     std::vector<ProfiledOp> &ops) {
   std::vector<std::vector<double>> perOp(ops.size());
   for (unsigned index = 0; index < calls; ++index) {
     record.seconds.assign(ops.size(), 0);

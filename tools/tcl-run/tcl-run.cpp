@@ -16,10 +16,10 @@
 #include "tcl/Support/Version.h"
 #include "tcl/Task/TaskExtraction.h"
 
+#include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -98,9 +98,10 @@ static cl::opt<unsigned> profile(
              "of the tasks and the glue between them (copies, fills, "
              "allocations)"),
     cl::value_desc("calls"), cl::init(0), cl::cat(category));
-static cl::opt<unsigned> profileTop(
-    "profile-top", cl::desc("Ops --profile lists, the slowest first"),
-    cl::init(20), cl::cat(category));
+static cl::opt<unsigned>
+    profileTop("profile-top",
+               cl::desc("Ops --profile lists, the slowest first"), cl::init(20),
+               cl::cat(category));
 static cl::opt<unsigned> timeoutSeconds(
     "timeout", cl::desc("Seconds one schedule may take to compile and run"),
     cl::init(300), cl::cat(category));
@@ -126,20 +127,21 @@ static llvm::json::Object resultJson(const CandidateResult &result) {
         {"mismatches", check.comparison.mismatches},
         {"non_finite", check.comparison.nonFinite},
         {"non_finite_reference", check.comparison.nonFiniteReference}});
-  return llvm::json::Object{{"ok", result.ok},
-                            {"failure", result.failure},
-                            {"compile_s", result.compileSeconds},
-                            {"median_s", result.timing.median},
-                            {"min_s", result.timing.min},
-                            {"relative_spread", result.timing.relativeSpread},
-                            {"samples_s", std::move(samples)},
-                            {"contended_samples", result.timing.contendedSamples},
-                            {"contended_s", result.timing.contendedSeconds},
-                            {"contended", result.timing.contended},
-                            {"vector_ops", result.vectorOps},
-                            {"scalar_fallback", result.scalarFallback()},
-                            {"checks", std::move(checks)},
-                            {"profile", profileToJson(result.profile)}};
+  return llvm::json::Object{
+      {"ok", result.ok},
+      {"failure", result.failure},
+      {"compile_s", result.compileSeconds},
+      {"median_s", result.timing.median},
+      {"min_s", result.timing.min},
+      {"relative_spread", result.timing.relativeSpread},
+      {"samples_s", std::move(samples)},
+      {"contended_samples", result.timing.contendedSamples},
+      {"contended_s", result.timing.contendedSeconds},
+      {"contended", result.timing.contended},
+      {"vector_ops", result.vectorOps},
+      {"scalar_fallback", result.scalarFallback()},
+      {"checks", std::move(checks)},
+      {"profile", profileToJson(result.profile)}};
 }
 
 /// Prints one schedule's result the way the single-schedule mode reports it.
@@ -212,13 +214,12 @@ static void printProfile(const std::vector<ProfiledOp> &ops) {
     ++count;
   }
   llvm::outs() << "  profile:    " << ops.size() << " top-level ops, "
-               << formatSeconds(total) << " per call (medians of "
-               << profile << " calls)\n";
+               << formatSeconds(total) << " per call (medians of " << profile
+               << " calls)\n";
   for (auto &[name, entry] : byCategory)
-    llvm::outs() << llvm::formatv("    {0,-8} {1,4} ops {2,12} {3,6:P1}\n",
-                                  name, entry.second,
-                                  formatSeconds(entry.first),
-                                  total > 0 ? entry.first / total : 0.0);
+    llvm::outs() << llvm::formatv(
+        "    {0,-8} {1,4} ops {2,12} {3,6:P1}\n", name, entry.second,
+        formatSeconds(entry.first), total > 0 ? entry.first / total : 0.0);
   std::vector<size_t> order(ops.size());
   std::iota(order.begin(), order.end(), 0);
   llvm::stable_sort(order, [&](size_t a, size_t b) {

@@ -37,7 +37,7 @@ std::vector<ProfiledOp> readProfiledOps(mlir::ModuleOp module);
 /// times and sets each op's `seconds` to its median over the calls. Not
 /// reentrant: the marks go to one process-wide record.
 void measureOps(const std::function<void()> &call, unsigned calls,
-                  std::vector<ProfiledOp> &ops);
+                std::vector<ProfiledOp> &ops);
 
 /// The ops as a JSON array of {category, op, location, seconds}, and back
 /// (entries that are not such objects are skipped).
