@@ -59,6 +59,14 @@ struct ProfileOpsPass : public tcl::impl::TclProfileOpsBase<ProfileOpsPass> {
     auto i64 = builder.getI64Type();
     auto markType =
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), {i64});
+    // Marks of a second run would reuse the first run's ids.
+    if (module->hasAttr(tcl::kProfileOpsAttr) ||
+        module.lookupSymbol(tcl::kProfileMarkSymbol)) {
+      module.emitError() << "tcl-profile-ops: the module is already "
+                            "instrumented (it has "
+                         << tcl::kProfileMarkSymbol << ")";
+      return signalPassFailure();
+    }
     builder.setInsertionPointToStart(module.getBody());
     auto mark = LLVM::LLVMFuncOp::create(builder, module.getLoc(),
                                          tcl::kProfileMarkSymbol, markType);

@@ -1,4 +1,7 @@
 // RUN: tcl-opt %s --split-input-file --tcl-profile-ops | FileCheck %s
+// RUN: not tcl-opt %s --split-input-file --tcl-profile-ops --tcl-profile-ops 2>&1 | FileCheck %s --check-prefix=TWICE
+
+// TWICE: error: tcl-profile-ops: the module is already instrumented (it has tcl_profile_mark)
 
 // Every op with side effects is followed by a mark whose id indexes the
 // module's tcl.profile_ops; the entry mark (-1) starts the clock; pure ops

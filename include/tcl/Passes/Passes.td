@@ -242,8 +242,8 @@ def TclDecomposePads : Pass<"tcl-decompose-pads", "mlir::func::FuncOp"> {
   let description = [{
     One-shot bufferization writes a `tensor.pad` as a `linalg.map` that
     evaluates the pad's region for every element of the result, then a copy
-    of the source into it; the map lowers to scalar loops (a max pooling's
-    -inf padding of a 112x112x64 activation took longer than the pooling).
+    of the source into it; the map lowers to scalar loops that evaluate the
+    region once per element, at a fraction of memory speed.
     This pass rewrites each pad whose padding value does not depend on the
     position into `tensor.empty`, `linalg.fill` and `tensor.insert_slice`
     (upstream's DecomposePadOpPattern), which bufferize to a fill at memory
